@@ -1,0 +1,181 @@
+package solver
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"text/tabwriter"
+	"time"
+)
+
+// Benchmarks and the report behind the README's tables:
+//
+//	go test ./solver -run '^$' -bench . -benchtime 20x
+//	go test ./solver -run TestReport -report -v
+//
+// Times are measured, never asserted: the machine is shared and noisy.
+
+var report = flag.Bool("report", false, "print the solver's benchmark tables (seed levels and level classes)")
+
+var seedFiles = []string{"seed-89", "seed-97", "seed-98"}
+
+var algos = []struct {
+	name string
+	opts Options
+}{
+	{"astar", Options{}},
+	{"astar-nomacros", Options{NoMacros: true}},
+	{"fast", Options{Fast: true}},
+	{"bfs", Options{Algorithm: BFS}},
+	{"mcts", Options{Algorithm: MCTS}},
+}
+
+func BenchmarkSeeds(b *testing.B) {
+	for _, f := range seedFiles {
+		l := loadLevel(b, "../testdata/levels/"+f+".txt")
+		for _, a := range algos {
+			b.Run(f+"/"+a.name, func(b *testing.B) {
+				b.ReportAllocs()
+				var plan Plan
+				var stats Stats
+				for b.Loop() {
+					plan, stats, _ = Solve(context.Background(), l, a.opts)
+				}
+				b.ReportMetric(float64(len(plan.Moves)), "pours")
+				b.ReportMetric(float64(stats.Expanded), "expanded")
+			})
+		}
+	}
+}
+
+// levelClass is a seeded family of generated levels.
+type levelClass struct {
+	name   string
+	levels []*Level
+	opts   Options
+}
+
+func deals(colors []int, capacity, empties, seeds int) []*Level {
+	var out []*Level
+	for _, c := range colors {
+		for s := range seeds {
+			out = append(out, Deal(uint64(s), c, capacity, empties))
+		}
+	}
+	return out
+}
+
+func midGame(colors, seeds int) []*Level {
+	var out []*Level
+	for s := range seeds {
+		out = append(out, Scramble(Deal(uint64(s), colors, 4, 2), uint64(s), 15))
+	}
+	return out
+}
+
+func levelClasses() []levelClass {
+	return []levelClass{
+		{"4-14 colours, 2 empty, cap 4", deals([]int{4, 6, 8, 10, 12, 14}, 4, 2, 10), Options{}},
+		{"14 colours, 2 empty, cap 4", deals([]int{14}, 4, 2, 30), Options{}},
+		{"8 colours, 2 empty, cap 3", deals([]int{8}, 3, 2, 10), Options{}},
+		{"8 colours, 2 empty, cap 5", deals([]int{8}, 5, 2, 10), Options{}},
+		{"8 colours, 2 empty, cap 6", deals([]int{8}, 6, 2, 10), Options{}},
+		{"4-10 colours, 1 empty", deals([]int{4, 6, 8, 10}, 4, 1, 10), Options{}},
+		{"12 colours mid-game", midGame(12, 20), Options{}},
+		{"20-28 colours, 2 empty", deals([]int{20, 24, 28}, 4, 2, 12), Options{}},
+		{"20-24 colours, 2 empty, fast", deals([]int{20, 22, 24}, 4, 2, 10), Options{Fast: true}},
+		{"10 colours, 3 empty, fast", deals([]int{10}, 4, 3, 20), Options{Fast: true}},
+		{"10 colours, 3 empty", deals([]int{10}, 4, 3, 20), Options{}},
+	}
+}
+
+// classResult sums a class: verdicts, and the time of each level.
+type classResult struct {
+	verdicts        map[Status]int
+	times           []time.Duration
+	unsolvableTimes []time.Duration
+	maxStored       int
+	maxMemory       int64
+}
+
+func runClass(t testing.TB, c levelClass) classResult {
+	r := classResult{verdicts: map[Status]int{}}
+	for _, l := range c.levels {
+		plan, stats, err := Solve(context.Background(), l, c.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if plan.Status == StatusSolved {
+			if err := Validate(l, plan.Moves); err != nil {
+				t.Fatal(err)
+			}
+		}
+		r.verdicts[plan.Status]++
+		r.times = append(r.times, stats.Elapsed)
+		if plan.Status == StatusUnsolvable {
+			r.unsolvableTimes = append(r.unsolvableTimes, stats.Elapsed)
+		}
+		r.maxStored = max(r.maxStored, stats.Stored)
+		g := newGame(l)
+		r.maxMemory = max(r.maxMemory, int64(stats.Stored)*int64((g.keyBytes+15)/16*16+nodeBytes))
+	}
+	slices.Sort(r.times)
+	slices.Sort(r.unsolvableTimes)
+	return r
+}
+
+func BenchmarkClasses(b *testing.B) {
+	for _, c := range levelClasses() {
+		b.Run(strings.NewReplacer(" ", "_", ",", "").Replace(c.name), func(b *testing.B) {
+			var r classResult
+			for b.Loop() {
+				r = runClass(b, c)
+			}
+			b.ReportMetric(ms(r.times[len(r.times)/2]), "median-ms")
+			b.ReportMetric(ms(r.times[len(r.times)-1]), "worst-ms")
+		})
+	}
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+func TestReport(t *testing.T) {
+	if !*report {
+		t.Skip("run with -report to print the benchmark tables")
+	}
+	w := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(w, "level\talgorithm\tpours\toptimal\texpanded\tstored\tmedian ms of 5\t")
+	for _, f := range seedFiles {
+		l := loadLevel(t, "../testdata/levels/"+f+".txt")
+		for _, a := range algos {
+			var times []time.Duration
+			var plan Plan
+			var stats Stats
+			for range 5 {
+				plan, stats, _ = Solve(context.Background(), l, a.opts)
+				times = append(times, stats.Elapsed)
+			}
+			slices.Sort(times)
+			fmt.Fprintf(w, "%s\t%s\t%d\t%v\t%d\t%d\t%.2f\t\n", f, a.name, len(plan.Moves), plan.Optimal, stats.Expanded, stats.Stored, ms(times[2]))
+		}
+	}
+	w.Flush()
+	fmt.Println()
+	w = tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(w, "class\tlevels\tsolved\tunsolvable\tunknown\tmedian ms\tworst ms\tworst unsolvable ms\tmax states\tmax est. MB\t")
+	for _, c := range levelClasses() {
+		r := runClass(t, c)
+		worstU := "-"
+		if n := len(r.unsolvableTimes); n > 0 {
+			worstU = fmt.Sprintf("%.1f", ms(r.unsolvableTimes[n-1]))
+		}
+		fmt.Fprintf(w, "%s\t%d\t%d\t%d\t%d\t%.2f\t%.1f\t%s\t%d\t%.1f\t\n", c.name, len(c.levels),
+			r.verdicts[StatusSolved], r.verdicts[StatusUnsolvable], r.verdicts[StatusUnknown],
+			ms(r.times[len(r.times)/2]), ms(r.times[len(r.times)-1]), worstU, r.maxStored, float64(r.maxMemory)/(1<<20))
+	}
+	w.Flush()
+}

@@ -1,0 +1,380 @@
+package solver
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Color identifies a colour within one level: 1..len(Level.Names)-1. The zero Color means
+// "no unit" and Hidden marks a unit whose colour is not known yet.
+type Color uint8
+
+// Hidden is a unit drawn face down ("?"): its colour is unknown.
+const Hidden Color = 0xFF
+
+// Limits of the state encoding: a tube's units are packed 5 bits apiece into one 64-bit word.
+const (
+	MaxColors   = 31
+	MaxCapacity = 12
+	MaxTubes    = 64
+)
+
+// Level is a position of the puzzle: tubes of equal capacity, each holding colours from the
+// bottom (index 0) to the top. It may be the start of a level or any position reached from one.
+type Level struct {
+	Capacity int
+	Tubes    [][]Color
+	// Names[c] is the name of colour c; Names[0] is unused.
+	Names []string
+}
+
+// Colors is the number of distinct colours in the level (hidden units not counted).
+func (l *Level) Colors() int { return len(l.Names) - 1 }
+
+// Name returns colour c's name, "?" for Hidden.
+func (l *Level) Name(c Color) string {
+	if c == Hidden {
+		return "?"
+	}
+	if int(c) < len(l.Names) && c != 0 {
+		return l.Names[c]
+	}
+	return fmt.Sprintf("#%d", c)
+}
+
+// HasHidden reports whether any unit is hidden.
+func (l *Level) HasHidden() bool {
+	for _, t := range l.Tubes {
+		for _, c := range t {
+			if c == Hidden {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Clone returns a deep copy of l.
+func (l *Level) Clone() *Level {
+	c := &Level{Capacity: l.Capacity, Names: append([]string(nil), l.Names...)}
+	c.Tubes = make([][]Color, len(l.Tubes))
+	for i, t := range l.Tubes {
+		c.Tubes[i] = append([]Color{}, t...)
+	}
+	return c
+}
+
+// Solved reports whether every tube is empty or full of one colour.
+func (l *Level) Solved() bool {
+	for _, t := range l.Tubes {
+		if len(t) == 0 {
+			continue
+		}
+		if len(t) != l.Capacity {
+			return false
+		}
+		for _, c := range t {
+			if c != t[0] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// Validate checks the level against the rules: a capacity and tube count the encoding holds,
+// no tube over capacity, and every colour with exactly Capacity units (at most Capacity when
+// units are hidden, with the hidden units making up the difference).
+func (l *Level) Validate() error {
+	if l.Capacity < 1 || l.Capacity > MaxCapacity {
+		return Errorf(CodeInvalidLevel, "capacity %d is out of range: it must be 1..%d", l.Capacity, MaxCapacity)
+	}
+	if len(l.Tubes) == 0 {
+		return Errorf(CodeInvalidLevel, "empty level: no tubes")
+	}
+	if len(l.Tubes) > MaxTubes {
+		return Errorf(CodeInvalidLevel, "level has %d tubes; at most %d are supported", len(l.Tubes), MaxTubes)
+	}
+	if l.Colors() > MaxColors {
+		return Errorf(CodeInvalidLevel, "level has %d colours; the state encoding holds at most %d", l.Colors(), MaxColors)
+	}
+	counts := make([]int, len(l.Names))
+	hidden, units := 0, 0
+	for i, t := range l.Tubes {
+		if len(t) > l.Capacity {
+			return Errorf(CodeInvalidLevel, "tube %d holds %d units, over the capacity %d", i+1, len(t), l.Capacity)
+		}
+		for j, c := range t {
+			switch {
+			case c == Hidden:
+				hidden++
+			case c == 0 || int(c) >= len(l.Names):
+				return Errorf(CodeInvalidLevel, "tube %d unit %d has unknown colour id %d", i+1, j+1, c)
+			default:
+				counts[c]++
+			}
+			units++
+		}
+	}
+	if units == 0 {
+		return Errorf(CodeInvalidLevel, "empty level: no liquid in any tube")
+	}
+	missing := 0
+	for c := 1; c < len(counts); c++ {
+		n := counts[c]
+		switch {
+		case n == 0:
+			return Errorf(CodeInvalidLevel, "colour %q is named but has no units", l.Names[c])
+		case n > l.Capacity || (hidden == 0 && n != l.Capacity):
+			return Errorf(CodeInvalidLevel, "colour %q has %d units, want %d (the capacity)", l.Names[c], n, l.Capacity)
+		}
+		missing += l.Capacity - n
+	}
+	if hidden > 0 && hidden%l.Capacity != missing%l.Capacity {
+		return Errorf(CodeInvalidLevel, "%d hidden units cannot complete the visible colours (%d units missing from them)", hidden, missing)
+	}
+	if hidden > 0 && hidden < missing {
+		return Errorf(CodeInvalidLevel, "%d hidden units cannot complete the visible colours (%d units missing from them)", hidden, missing)
+	}
+	return nil
+}
+
+// builder collects tubes with colour names and turns them into a Level.
+type builder struct {
+	ids   map[string]Color
+	names []string
+	tubes [][]Color
+}
+
+func newBuilder() *builder { return &builder{ids: map[string]Color{}, names: []string{""}} }
+
+func (b *builder) tube(names []string) error {
+	t := make([]Color, 0, len(names))
+	for _, n := range names {
+		if n == "?" {
+			t = append(t, Hidden)
+			continue
+		}
+		if n == "" {
+			return Errorf(CodeInvalidLevel, "tube %d has an empty colour name", len(b.tubes)+1)
+		}
+		id, ok := b.ids[n]
+		if !ok {
+			if len(b.names) > MaxColors {
+				return Errorf(CodeInvalidLevel, "more than %d colours; the state encoding holds at most %d", MaxColors, MaxColors)
+			}
+			id = Color(len(b.names))
+			b.ids[n] = id
+			b.names = append(b.names, n)
+		}
+		t = append(t, id)
+	}
+	b.tubes = append(b.tubes, t)
+	return nil
+}
+
+func (b *builder) level(capacity int) (*Level, error) {
+	l := &Level{Capacity: capacity, Tubes: b.tubes, Names: b.names}
+	if err := l.Validate(); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// NewLevel builds a level from tubes of colour names (bottom to top; "?" is hidden) and checks
+// it with Validate.
+func NewLevel(capacity int, tubes [][]string) (*Level, error) {
+	b := newBuilder()
+	for _, t := range tubes {
+		if err := b.tube(t); err != nil {
+			return nil, err
+		}
+	}
+	return b.level(capacity)
+}
+
+// ParseLevel reads a level in any of the three formats, told apart by their first character:
+// the JSON level document ('{'), the compact one-line form (see ParseCompact), or the
+// plain-text format of the reference levels (see ParseText).
+func ParseLevel(data []byte) (*Level, error) {
+	s := bytes.TrimSpace(data)
+	switch {
+	case len(s) == 0:
+		return nil, Errorf(CodeInvalidLevel, "empty input: no level")
+	case s[0] == '{':
+		l := new(Level)
+		if err := json.Unmarshal(s, l); err != nil {
+			if ErrorCode(err) == CodeInternal {
+				return nil, Errorf(CodeInvalidLevel, "level document: %v", err)
+			}
+			return nil, err
+		}
+		return l, nil
+	case bytes.ContainsRune(s, '|') || bytes.HasSuffix(bytes.SplitN(s, []byte("\n"), 2)[0], []byte(":")):
+		return ParseCompact(string(s))
+	default:
+		return ParseText(data)
+	}
+}
+
+// ParseText reads the plain-text format of the reference levels: the number of tubes on the
+// first line, the capacity on the second, then one line per tube with its colours from bottom
+// to top separated by spaces. An empty line is an empty tube; missing trailing lines are empty
+// tubes too, since editors strip them.
+func ParseText(data []byte) (*Level, error) {
+	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
+	if len(lines) < 2 {
+		return nil, Errorf(CodeInvalidLevel, "text level: want the number of tubes and the capacity on the first two lines")
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(lines[0]))
+	if err != nil || n < 1 || n > MaxTubes {
+		return nil, Errorf(CodeInvalidLevel, "text level line 1: %q is not a tube count 1..%d", strings.TrimSpace(lines[0]), MaxTubes)
+	}
+	capacity, err := strconv.Atoi(strings.TrimSpace(lines[1]))
+	if err != nil {
+		return nil, Errorf(CodeInvalidLevel, "text level line 2: %q is not a capacity", strings.TrimSpace(lines[1]))
+	}
+	body := lines[2:]
+	for i := n; i < len(body); i++ {
+		if strings.TrimSpace(body[i]) != "" {
+			return nil, Errorf(CodeInvalidLevel, "text level line %d: %d tubes were declared but line %q follows them", i+3, n, body[i])
+		}
+	}
+	b := newBuilder()
+	for i := 0; i < n; i++ {
+		var units []string
+		if i < len(body) {
+			units = strings.Fields(body[i])
+		}
+		if err := b.tube(units); err != nil {
+			return nil, err
+		}
+	}
+	return b.level(capacity)
+}
+
+// ParseCompact reads the compact one-line form used by tests and the command line: the
+// capacity, a colon, then tubes separated by '|', each tube's colours bottom to top separated
+// by spaces. "4: r g b r | g r b b | |" is a level of four tubes, two of them empty.
+func ParseCompact(s string) (*Level, error) {
+	head, rest, ok := strings.Cut(s, ":")
+	if !ok {
+		return nil, Errorf(CodeInvalidLevel, "compact level %q: want CAPACITY: tube | tube | ...", abbreviate(s))
+	}
+	capacity, err := strconv.Atoi(strings.TrimSpace(head))
+	if err != nil {
+		return nil, Errorf(CodeInvalidLevel, "compact level: %q is not a capacity", strings.TrimSpace(head))
+	}
+	b := newBuilder()
+	for _, t := range strings.Split(rest, "|") {
+		if err := b.tube(strings.Fields(t)); err != nil {
+			return nil, err
+		}
+	}
+	return b.level(capacity)
+}
+
+func abbreviate(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "..."
+	}
+	return s
+}
+
+// Compact formats the level in the compact one-line form read by ParseCompact.
+func (l *Level) Compact() string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "%d:", l.Capacity)
+	for i, t := range l.Tubes {
+		if i > 0 {
+			sb.WriteString(" |")
+		}
+		for _, c := range t {
+			sb.WriteByte(' ')
+			sb.WriteString(l.Name(c))
+		}
+	}
+	return sb.String()
+}
+
+// Text formats the level in the plain-text format read by ParseText.
+func (l *Level) Text() string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "%d\n%d\n", len(l.Tubes), l.Capacity)
+	for _, t := range l.Tubes {
+		for j, c := range t {
+			if j > 0 {
+				sb.WriteByte(' ')
+			}
+			sb.WriteString(l.Name(c))
+		}
+		sb.WriteByte('\n')
+	}
+	return sb.String()
+}
+
+// String returns the compact form.
+func (l *Level) String() string { return l.Compact() }
+
+// levelDoc is the JSON level document shared by the CLI, the server and labels.
+type levelDoc struct {
+	Capacity int        `json:"capacity"`
+	Tubes    [][]string `json:"tubes"`
+}
+
+// MarshalJSON writes the level document: {"capacity": 4, "tubes": [["red", ...], [], ...]}.
+func (l *Level) MarshalJSON() ([]byte, error) {
+	d := levelDoc{Capacity: l.Capacity, Tubes: make([][]string, len(l.Tubes))}
+	for i, t := range l.Tubes {
+		d.Tubes[i] = make([]string, len(t))
+		for j, c := range t {
+			d.Tubes[i][j] = l.Name(c)
+		}
+	}
+	return json.Marshal(d)
+}
+
+// UnmarshalJSON reads the level document and validates it.
+func (l *Level) UnmarshalJSON(data []byte) error {
+	var d levelDoc
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&d); err != nil {
+		return Errorf(CodeInvalidLevel, "level document: %v", err)
+	}
+	if d.Tubes == nil {
+		return Errorf(CodeInvalidLevel, "level document: no \"tubes\"")
+	}
+	nl, err := NewLevel(d.Capacity, d.Tubes)
+	if err != nil {
+		return err
+	}
+	*l = *nl
+	return nil
+}
+
+// Canonical returns the compact form with colours renamed 1, 2, ... in order of first
+// appearance (tubes in order, bottom to top), so that two levels that differ only in colour
+// names compare equal as strings. Tests use it to compare readings with ground truth.
+func (l *Level) Canonical() string {
+	ids := map[Color]int{}
+	tubes := make([]string, len(l.Tubes))
+	for i, t := range l.Tubes {
+		parts := make([]string, len(t))
+		for j, c := range t {
+			if c == Hidden {
+				parts[j] = "?"
+				continue
+			}
+			if _, ok := ids[c]; !ok {
+				ids[c] = len(ids) + 1
+			}
+			parts[j] = strconv.Itoa(ids[c])
+		}
+		tubes[i] = strings.Join(parts, " ")
+	}
+	return fmt.Sprintf("%d: %s", l.Capacity, strings.Join(tubes, " | "))
+}

@@ -1,0 +1,142 @@
+package solver
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestParseFormatsAgree(t *testing.T) {
+	text := "5\n3\nr g b\nb g r\ng r b\n\n"
+	compact := "3: r g b | b g r | g r b | |"
+	doc := `{"capacity": 3, "tubes": [["r","g","b"],["b","g","r"],["g","r","b"],[],[]]}`
+	want := "3: 1 2 3 | 3 2 1 | 2 1 3 |  | "
+	for name, in := range map[string]string{"text": text, "compact": compact, "json": doc} {
+		t.Run(name, func(t *testing.T) {
+			l, err := ParseLevel([]byte(in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := l.Canonical(); got != want {
+				t.Errorf("got %q, want %q", got, want)
+			}
+		})
+	}
+}
+
+func TestRoundTrips(t *testing.T) {
+	l := loadLevel(t, "../testdata/levels/seed-98.txt")
+	viaText, err := ParseText([]byte(l.Text()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	viaCompact, err := ParseCompact(l.Compact())
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, err := json.Marshal(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var viaJSON Level
+	if err := json.Unmarshal(js, &viaJSON); err != nil {
+		t.Fatal(err)
+	}
+	for name, got := range map[string]*Level{"text": viaText, "compact": viaCompact, "json": &viaJSON} {
+		if got.Compact() != l.Compact() {
+			t.Errorf("%s round trip: got %q, want %q", name, got.Compact(), l.Compact())
+		}
+	}
+	if len(l.Tubes) != 14 || len(l.Tubes[0]) != 0 || l.Colors() != 12 {
+		t.Errorf("seed-98: got %d tubes, %d colours, first tube %v", len(l.Tubes), l.Colors(), l.Tubes[0])
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		code     Code
+		msg      string
+	}{
+		{"empty input", "  \n", CodeInvalidLevel, "empty input"},
+		{"short colour", "4: r r r | b b b b | |", CodeInvalidLevel, `colour "r" has 3 units, want 4`},
+		{"long colour", "2: r r | r b | b |", CodeInvalidLevel, `colour "r" has 3 units, want 2`},
+		{"over capacity", "2: r r r | |", CodeInvalidLevel, "tube 1 holds 3 units, over the capacity 2"},
+		{"no liquid", "4: | |", CodeInvalidLevel, "no liquid"},
+		{"bad capacity", "0: | |", CodeInvalidLevel, "capacity 0 is out of range"},
+		{"capacity word", "x: r | |", CodeInvalidLevel, `"x" is not a capacity`},
+		{"text count", "many\n4\n", CodeInvalidLevel, "line 1"},
+		{"text extra line", "1\n2\nr r\nb b\n", CodeInvalidLevel, "1 tubes were declared"},
+		{"json unknown field", `{"capacity": 2, "tubes": [["r","r"]], "x": 1}`, CodeInvalidLevel, "unknown field"},
+		{"json no tubes", `{"capacity": 2}`, CodeInvalidLevel, `no "tubes"`},
+		{"json empty name", `{"capacity": 1, "tubes": [[""]]}`, CodeInvalidLevel, "empty colour name"},
+		{"too many colours", "1: " + manyColours(32), CodeInvalidLevel, "at most 31"},
+		{"hidden mismatch", "2: r ? | b b | ? ? | ?", CodeInvalidLevel, "hidden units cannot complete"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ParseLevel([]byte(tc.in))
+			if got := ErrorCode(err); got != tc.code {
+				t.Fatalf("code: got %q (%v), want %q", got, err, tc.code)
+			}
+			if !strings.Contains(err.Error(), tc.msg) {
+				t.Errorf("message: got %q, want it to contain %q", err, tc.msg)
+			}
+		})
+	}
+}
+
+func manyColours(n int) string {
+	parts := make([]string, n)
+	for i := range parts {
+		parts[i] = "c" + strings.Repeat("x", i)
+	}
+	return strings.Join(parts, " | ")
+}
+
+func TestHiddenUnitsParseButDoNotSolve(t *testing.T) {
+	l, err := ParseLevel([]byte("2: r ? | b ? | |"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !l.HasHidden() {
+		t.Fatal("HasHidden: got false")
+	}
+	_, _, err = Solve(t.Context(), l, Options{})
+	if got := ErrorCode(err); got != CodeHiddenUnits {
+		t.Fatalf("got %q (%v), want %q", got, err, CodeHiddenUnits)
+	}
+}
+
+func TestReplayNamesTheBadMove(t *testing.T) {
+	l, err := ParseCompact("3: r b | r | b r | b |")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		moves []Move
+		msg   string
+	}{
+		{"from empty", []Move{{From: 4, To: 3, Count: 1, Color: 1}}, "tube 5 is empty"},
+		{"colour clash", []Move{{From: 0, To: 1, Count: 1, Color: 2}}, "tube 2's top r differs from b"},
+		{"wrong count", []Move{{From: 0, To: 4, Count: 2, Color: 2}}, "pours 1 b, not 2 b"},
+		{"unsolved", []Move{{From: 0, To: 4, Count: 1, Color: 2}}, "leave the level unsolved"},
+		{"out of range", []Move{{From: 0, To: 9, Count: 1, Color: 2}}, "out of range"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := Validate(l, tc.moves)
+			if ErrorCode(err) != CodeInvalidPlan || !strings.Contains(err.Error(), tc.msg) {
+				t.Errorf("got %v, want invalid_plan containing %q", err, tc.msg)
+			}
+		})
+	}
+}
+
+func TestErrorCodeOfForeignErrors(t *testing.T) {
+	if got := ErrorCode(strings.NewReader("").UnreadByte()); got != CodeInternal {
+		t.Errorf("got %q, want internal", got)
+	}
+	if got := ErrorCode(nil); got != "" {
+		t.Errorf("got %q for nil", got)
+	}
+}

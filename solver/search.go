@@ -1,0 +1,469 @@
+package solver
+
+import (
+	"context"
+	"time"
+)
+
+// Algorithm selects the search. AStar is the product; BFS and MCTS are baselines kept for
+// comparison tables.
+type Algorithm string
+
+// The algorithms behind decant's --algo flag.
+const (
+	AStar Algorithm = "astar"
+	BFS   Algorithm = "bfs"
+	MCTS  Algorithm = "mcts"
+)
+
+// Defaults for the budgets in Options.
+const (
+	DefaultMaxMemory   = 1 << 30
+	DefaultSimulations = 200
+	fastWeight         = 4
+)
+
+// Options tune Solve. The zero value is the default: optimal A* with macros, limited by
+// DefaultMaxMemory and the context.
+type Options struct {
+	Algorithm Algorithm
+	// Fast trades optimality for speed: weighted best-first search whose plans are valid but
+	// not proven shortest (Plan.Optimal is false).
+	Fast bool
+	// NoMacros turns off the "gather one colour into an empty tube" search steps.
+	NoMacros bool
+	// MaxStates caps the number of distinct states stored (0: no cap beyond MaxMemory).
+	MaxStates int
+	// MaxMemory caps the estimated bytes held by the search (0: DefaultMaxMemory).
+	MaxMemory int64
+	// Simulations is MCTS's number of simulations per committed move (0: DefaultSimulations).
+	Simulations int
+	// Seed seeds MCTS's random rollouts.
+	Seed int64
+}
+
+// Solve searches for the shortest sequence of pours that solves l from the given position.
+//
+// With the default options the plan is optimal and says so; the search keeps one entry per
+// canonical state (tube order ignored) keyed by the full packed state, so exhausting the open
+// set proves the level unsolvable. A search stopped by ctx or a budget returns StatusUnknown,
+// never StatusUnsolvable. The error is non-nil only for a level that cannot be searched.
+func Solve(ctx context.Context, l *Level, opts Options) (Plan, Stats, error) {
+	start := time.Now()
+	if err := l.Validate(); err != nil {
+		return Plan{}, Stats{}, err
+	}
+	if l.HasHidden() {
+		return Plan{}, Stats{}, Errorf(CodeHiddenUnits, "the level has hidden units (\"?\"): they must be revealed before it can be planned")
+	}
+	if opts.MaxMemory <= 0 {
+		opts.MaxMemory = DefaultMaxMemory
+	}
+	var (
+		plan  Plan
+		stats Stats
+	)
+	switch opts.Algorithm {
+	case AStar, "":
+		opts.Algorithm = AStar
+		plan, stats = solveBestFirst(ctx, l, opts)
+	case BFS:
+		opts.NoMacros = true
+		plan, stats = solveBestFirst(ctx, l, opts)
+	case MCTS:
+		plan, stats = solveMCTS(ctx, l, opts)
+	default:
+		return Plan{}, Stats{}, Errorf(CodeInvalidArgument, "unknown algorithm %q: want astar, bfs or mcts", opts.Algorithm)
+	}
+	stats.Algorithm = opts.Algorithm
+	stats.Elapsed = time.Since(start)
+	return plan, stats, nil
+}
+
+// node is one stored state. Its move is in the parent's canonical tube indices: a pour a→b, or
+// (macro) colour b gathered into the empty tube a.
+type node struct {
+	key    string
+	parent int32
+	g      uint16
+	a, b   uint8
+	macro  bool
+	closed bool
+}
+
+// nodeBytes estimates the memory one stored state costs beyond its key: the node, a map entry,
+// open-set entries, and the slack of slices and maps growing by doubling. Measured live heap is
+// 130 bytes a state beyond the key on 24- and 28-colour levels; the margin covers growth.
+const nodeBytes = 192
+
+// engine is one best-first search: A* (weight 1), weighted A* (Fast), or uniform-cost (BFS).
+type engine struct {
+	g       *game
+	ctx     context.Context
+	opts    Options
+	weight  int
+	bound   int
+	useH    bool
+	macros  bool
+	index   map[string]int32
+	nodes   []node
+	open    bucketQueue
+	stats   Stats
+	keyBuf  []byte
+	scratch []uint64
+	info    []tubeInfo
+}
+
+// presearchStates caps the weighted search that runs before the exact one.
+const presearchStates = 250_000
+
+// solveBestFirst runs A* (exact, or weighted when opts.Fast) or uniform-cost search. The exact
+// A* first runs a quick weighted search: its plan bounds the exact search (states with
+// g + h at or above its length are not kept) and is the answer if a budget stops that search;
+// and when it exhausts the state space it has proven the level unsolvable on its own.
+func solveBestFirst(ctx context.Context, l *Level, opts Options) (Plan, Stats) {
+	g := newGame(l)
+	root := g.codesOf(l)
+	var total Stats
+	var incumbent []Move
+	if opts.Algorithm == AStar && !opts.Fast {
+		pre := opts
+		pre.Fast = true
+		pre.MaxStates = presearchStates
+		if opts.MaxStates > 0 {
+			pre.MaxStates = min(pre.MaxStates, opts.MaxStates)
+		}
+		plan, st := runEngine(ctx, g, l, root, pre, 0)
+		total.merge(st)
+		switch {
+		case plan.Status == StatusUnsolvable:
+			return plan, total
+		case ctx.Err() != nil:
+			return Plan{Status: StatusUnknown, Moves: plan.Moves}, total
+		}
+		incumbent = plan.Moves
+	}
+	plan, st := runEngine(ctx, g, l, root, opts, len(incumbent))
+	total.merge(st)
+	total.Stopped = st.Stopped
+	switch {
+	case incumbent == nil || plan.Status == StatusSolved:
+		return plan, total
+	case plan.Status == StatusUnsolvable:
+		// Exhausted below the bound: no plan is shorter than the incumbent.
+		return Plan{Status: StatusSolved, Optimal: true, Moves: incumbent}, total
+	default:
+		return Plan{Status: StatusUnknown, Moves: incumbent}, total
+	}
+}
+
+// runEngine runs one best-first search. With bound > 0 it keeps only states that may lie on a
+// plan shorter than bound, so exhausting the open set proves there is none.
+func runEngine(ctx context.Context, g *game, l *Level, root []uint64, opts Options, bound int) (Plan, Stats) {
+	e := &engine{
+		g: g, ctx: ctx, opts: opts, weight: 1, useH: opts.Algorithm != BFS, bound: bound,
+		macros: !opts.NoMacros, index: map[string]int32{},
+		scratch: make([]uint64, g.n), info: make([]tubeInfo, g.n),
+	}
+	if opts.Fast {
+		e.weight = fastWeight
+	}
+	e.stats.Macros = e.macros
+	e.stats.LowerBound = g.estimate(root)
+	goal, status := e.run(root)
+	plan := Plan{Status: status}
+	if goal >= 0 {
+		plan.Moves = e.path(l, goal)
+		plan.Optimal = !opts.Fast
+	}
+	return plan, e.stats
+}
+
+// merge adds the work of another search phase.
+func (s *Stats) merge(o Stats) {
+	s.Macros = o.Macros
+	s.LowerBound = o.LowerBound
+	s.Expanded += o.Expanded
+	s.Generated += o.Generated
+	s.Stored = max(s.Stored, o.Stored)
+	s.PeakOpen = max(s.PeakOpen, o.PeakOpen)
+	s.Stopped = o.Stopped
+}
+
+// priority orders the open set: by f = g + weight·h, then smaller h first (deeper first).
+func (e *engine) priority(g, h int) int {
+	if !e.useH {
+		return g
+	}
+	return (g+e.weight*h)*64 + min(h, 63)
+}
+
+func (e *engine) add(codes []uint64, parent int32, g int, a, b int, macro bool) (int32, int) {
+	canon(codes)
+	e.keyBuf = e.g.pack(e.keyBuf[:0], codes)
+	e.stats.Generated++
+	id, seen := e.index[string(e.keyBuf)]
+	if seen {
+		n := &e.nodes[id]
+		if int(n.g) <= g || (n.closed && e.opts.Fast) {
+			// Fast mode does not reopen expanded states: its plans carry no optimality
+			// claim, and exhausting the state space (the unsolvability proof) needs each
+			// state expanded once only.
+			return -1, 0
+		}
+		n.g, n.parent, n.a, n.b, n.macro, n.closed = uint16(g), parent, uint8(a), uint8(b), macro, false
+	} else {
+		id = int32(len(e.nodes))
+		key := string(e.keyBuf)
+		e.nodes = append(e.nodes, node{key: key, parent: parent, g: uint16(g), a: uint8(a), b: uint8(b), macro: macro})
+		e.index[key] = id
+	}
+	h := e.g.estimate(codes)
+	if e.bound > 0 && g+h >= e.bound {
+		return -1, h // cannot beat the incumbent plan
+	}
+	e.open.push(e.priority(g, h), entry{id: id, g: uint16(g)})
+	e.stats.PeakOpen = max(e.stats.PeakOpen, e.open.n)
+	return id, h
+}
+
+// run searches from root and returns the goal node, or -1 with the verdict.
+func (e *engine) run(root []uint64) (int32, Status) {
+	codes := append([]uint64(nil), root...)
+	if id, h := e.add(codes, -1, 0, 0, 0, false); h == 0 {
+		return id, StatusSolved
+	}
+	maxMem := e.opts.MaxMemory
+	perState := int64((e.g.keyBytes+15)/16*16 + nodeBytes)
+	for {
+		ent, ok := e.open.pop()
+		if !ok {
+			return -1, StatusUnsolvable
+		}
+		n := &e.nodes[ent.id]
+		if n.closed || n.g != ent.g {
+			continue
+		}
+		n.closed = true
+		e.g.unpack(codes, n.key)
+		if !e.opts.Fast && e.g.estimate(codes) == 0 {
+			return ent.id, StatusSolved
+		}
+		e.stats.Expanded++
+		if e.stats.Expanded&255 == 0 {
+			switch {
+			case e.ctx.Err() != nil:
+				e.stats.Stopped = "timeout"
+			case e.opts.MaxStates > 0 && len(e.nodes) >= e.opts.MaxStates:
+				e.stats.Stopped = "states"
+			case int64(len(e.nodes))*perState > maxMem:
+				e.stats.Stopped = "memory"
+			}
+			if e.stats.Stopped != "" {
+				e.stats.Stored = len(e.nodes)
+				return -1, StatusUnknown
+			}
+		}
+		if goal := e.expand(ent.id, codes); goal >= 0 {
+			e.stats.Stored = len(e.nodes)
+			return goal, StatusSolved
+		}
+		e.stats.Stored = len(e.nodes)
+	}
+}
+
+// expand adds every successor of node id (position codes, canonical). In fast mode it returns
+// a successor that is solved, else -1.
+func (e *engine) expand(id int32, codes []uint64) int32 {
+	g := e.g
+	base := int(e.nodes[id].g)
+	child := e.scratch
+	info := e.info[:len(codes)]
+	for i, code := range codes {
+		if code == 0 {
+			info[i] = tubeInfo{}
+			continue
+		}
+		c, run, h := g.top(code)
+		info[i] = tubeInfo{c, uint8(run), uint8(h)}
+	}
+	for a, ca := range codes {
+		if ca == 0 || (a > 0 && ca == codes[a-1]) {
+			continue // empty, or the same as the tube before it
+		}
+		ta := info[a]
+		run, ha := int(ta.run), int(ta.h)
+		for b, tb := range info {
+			switch {
+			case b == a || int(tb.h) == g.cap:
+				continue
+			case tb.h == 0:
+				if run == ha {
+					continue // a one-colour tube into an empty one changes nothing
+				}
+			case tb.top != ta.top:
+				continue
+			}
+			if sameAsEarlier(codes, b, a) {
+				continue
+			}
+			hb := int(tb.h)
+			k := min(run, g.cap-hb)
+			copy(child, codes)
+			child[a], child[b] = g.pour(ca, ha, codes[b], hb, ta.top, k)
+			if cid, h := e.add(child, id, base+1, a, b, false); cid >= 0 && h == 0 && e.opts.Fast {
+				return cid
+			}
+		}
+	}
+	if e.macros {
+		return e.expandMacros(id, codes, base)
+	}
+	return -1
+}
+
+// tubeInfo caches a tube's top colour, top run and height during one expansion.
+type tubeInfo struct {
+	top    Color
+	run, h uint8
+}
+
+// sameAsEarlier reports whether tube b equals an earlier tube other than a: pouring into either
+// gives the same canonical state.
+func sameAsEarlier(codes []uint64, b, a int) bool {
+	for j := b - 1; j >= 0 && codes[j] == codes[b]; j-- {
+		if j != a {
+			return true
+		}
+	}
+	return false
+}
+
+// expandMacros adds, for each colour topping two or more mixed tubes, the step that gathers
+// those top runs into the first empty tube.
+func (e *engine) expandMacros(id int32, codes []uint64, base int) int32 {
+	if codes[0] != 0 {
+		return -1 // sorted: an empty tube would come first
+	}
+	var seen uint64
+	for _, code := range codes {
+		if code == 0 {
+			continue
+		}
+		col, _, _ := e.g.top(code)
+		if seen&(1<<col) != 0 {
+			continue
+		}
+		seen |= 1 << col
+		sources := gatherSources(e.g, codes, col)
+		if len(sources) < 2 {
+			continue
+		}
+		child := e.scratch
+		copy(child, codes)
+		applyGather(e.g, child, 0, sources)
+		if cid, h := e.add(child, id, base+len(sources), 0, int(col), true); cid >= 0 && h == 0 && e.opts.Fast {
+			return cid
+		}
+	}
+	return -1
+}
+
+// gatherSources lists the mixed tubes topped by col, or nil when a one-colour tube of col
+// exists (pouring onto it beats gathering elsewhere).
+func gatherSources(g *game, codes []uint64, col Color) []int {
+	var src []int
+	for i, code := range codes {
+		if code == 0 {
+			continue
+		}
+		c, run, h := g.top(code)
+		if c != col {
+			continue
+		}
+		if run == h {
+			return nil
+		}
+		src = append(src, i)
+	}
+	return src
+}
+
+// applyGather pours each source's top run into tube dst, in order. The runs of one colour in
+// mixed tubes never exceed the capacity, so each pour moves its whole run.
+func applyGather(g *game, codes []uint64, dst int, sources []int) {
+	for _, s := range sources {
+		col, run, h := g.top(codes[s])
+		codes[s], codes[dst] = g.pour(codes[s], h, codes[dst], g.height(codes[dst]), col, run)
+	}
+}
+
+// path rebuilds the plan from the root to goal as single pours in the level's own tube order.
+func (e *engine) path(l *Level, goal int32) []Move {
+	var chain []int32
+	for id := goal; e.nodes[id].parent >= 0; id = e.nodes[id].parent {
+		chain = append(chain, id)
+	}
+	g := e.g
+	real := g.codesOf(l)
+	var moves []Move
+	pour := func(from, to int) {
+		col, run, h := g.top(real[from])
+		hb := g.height(real[to])
+		k := min(run, g.cap-hb)
+		real[from], real[to] = g.pour(real[from], h, real[to], hb, col, k)
+		moves = append(moves, Move{From: from, To: to, Count: k, Color: col})
+	}
+	for i := len(chain) - 1; i >= 0; i-- {
+		n := e.nodes[chain[i]]
+		perm := sortedOrder(real)
+		if !n.macro {
+			pour(perm[n.a], perm[n.b])
+			continue
+		}
+		sorted := make([]uint64, len(real))
+		for j, p := range perm {
+			sorted[j] = real[p]
+		}
+		for _, s := range gatherSources(g, sorted, Color(n.b)) {
+			pour(perm[s], perm[n.a])
+		}
+	}
+	return moves
+}
+
+// entry is an open-set entry; g tells stale entries (the node since reached more cheaply).
+type entry struct {
+	id int32
+	g  uint16
+}
+
+// bucketQueue is a priority queue for small integer priorities: a stack per priority, popped
+// last-in first-out, which breaks ties towards the newest (deepest) states.
+type bucketQueue struct {
+	buckets [][]entry
+	cur, n  int
+}
+
+func (q *bucketQueue) push(p int, e entry) {
+	for p >= len(q.buckets) {
+		q.buckets = append(q.buckets, nil)
+	}
+	q.buckets[p] = append(q.buckets[p], e)
+	q.cur = min(q.cur, p)
+	q.n++
+}
+
+func (q *bucketQueue) pop() (entry, bool) {
+	for q.cur < len(q.buckets) && len(q.buckets[q.cur]) == 0 {
+		q.cur++
+	}
+	if q.cur == len(q.buckets) {
+		return entry{}, false
+	}
+	b := q.buckets[q.cur]
+	e := b[len(b)-1]
+	q.buckets[q.cur] = b[:len(b)-1]
+	q.n--
+	return e, true
+}

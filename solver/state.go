@@ -1,0 +1,178 @@
+package solver
+
+import (
+	"encoding/binary"
+	"math/bits"
+	"slices"
+)
+
+// A position inside the search is a slice of tube codes: tube units packed bottom-first,
+// `bits` bits apiece, colour ids 1..K so that a tube's height follows from its code. Tube order
+// carries no meaning; the canonical form sorts the codes, and the visited-set key is the sorted
+// codes packed into ceil(n*cap*bits/8) bytes, compared in full (never a bare hash).
+
+// game holds the constants of one level's encoding.
+type game struct {
+	n, cap   int
+	colors   int
+	bits     uint
+	mask     uint64
+	keyBytes int
+}
+
+func newGame(l *Level) *game {
+	b := uint(bits.Len(uint(l.Colors())))
+	if b == 0 {
+		b = 1
+	}
+	g := &game{n: len(l.Tubes), cap: l.Capacity, colors: l.Colors(), bits: b, mask: 1<<b - 1}
+	g.keyBytes = (g.n*g.cap*int(b) + 7) / 8
+	return g
+}
+
+// codesOf packs the level's tubes in their given order.
+func (g *game) codesOf(l *Level) []uint64 {
+	codes := make([]uint64, g.n)
+	for i, t := range l.Tubes {
+		for j, c := range t {
+			codes[i] |= uint64(c) << (g.bits * uint(j))
+		}
+	}
+	return codes
+}
+
+// height is the number of units in a tube.
+func (g *game) height(code uint64) int {
+	return (bits.Len64(code) + int(g.bits) - 1) / int(g.bits)
+}
+
+// unit returns the colour at position j (0 = bottom).
+func (g *game) unit(code uint64, j int) Color {
+	return Color(code >> (g.bits * uint(j)) & g.mask)
+}
+
+// top returns a non-empty tube's top colour, the length of its top run, and its height.
+func (g *game) top(code uint64) (c Color, run, h int) {
+	h = g.height(code)
+	c = g.unit(code, h-1)
+	run = 1
+	for run < h && g.unit(code, h-1-run) == c {
+		run++
+	}
+	return c, run, h
+}
+
+// pour moves k units of colour c from tube code a (height ha) onto b (height hb).
+func (g *game) pour(a uint64, ha int, b uint64, hb int, c Color, k int) (uint64, uint64) {
+	na := a & (1<<(g.bits*uint(ha-k)) - 1)
+	for i := 0; i < k; i++ {
+		b |= uint64(c) << (g.bits * uint(hb+i))
+	}
+	return na, b
+}
+
+// estimate is the admissible lower bound on the pours still needed: colour blocks (maximal
+// same-colour runs) minus the distinct colours at a tube bottom. A pour lowers it by at most
+// one, and it is zero exactly when the position is solved (see heuristic_test.go).
+func (g *game) estimate(codes []uint64) int {
+	blocks := 0
+	var bottoms uint64
+	for _, code := range codes {
+		if code == 0 {
+			continue
+		}
+		prev := Color(code & g.mask)
+		bottoms |= 1 << prev
+		blocks++
+		for code >>= g.bits; code != 0; code >>= g.bits {
+			if c := Color(code & g.mask); c != prev {
+				blocks++
+				prev = c
+			}
+		}
+	}
+	return blocks - bits.OnesCount64(bottoms)
+}
+
+// canon sorts codes in place, making the position canonical.
+func canon(codes []uint64) {
+	// Insertion sort: positions hold a few dozen tubes and a child differs from its sorted
+	// parent in two places.
+	for i := 1; i < len(codes); i++ {
+		for j := i; j > 0 && codes[j] < codes[j-1]; j-- {
+			codes[j], codes[j-1] = codes[j-1], codes[j]
+		}
+	}
+}
+
+// pack appends the key of canonical codes to dst: each code in cap*bits bits, little-endian.
+func (g *game) pack(dst []byte, codes []uint64) []byte {
+	width := uint(g.cap) * g.bits
+	var acc uint64
+	var have uint
+	for _, code := range codes {
+		acc |= code << have // Go defines shifts of 64 or more as 0
+		if have+width < 64 {
+			have += width
+			continue
+		}
+		dst = binary.LittleEndian.AppendUint64(dst, acc)
+		acc = code >> (64 - have)
+		have = have + width - 64
+	}
+	for ; have > 0; have -= min(have, 8) {
+		dst = append(dst, byte(acc))
+		acc >>= 8
+	}
+	return dst
+}
+
+// unpack decodes a key into codes (len g.n).
+func (g *game) unpack(codes []uint64, key string) {
+	width := uint(g.cap) * g.bits
+	var acc uint64
+	var have uint
+	p := 0
+	for i := range codes {
+		var code uint64
+		var got uint
+		for got < width {
+			if have == 0 {
+				acc = uint64(key[p])
+				p++
+				have = 8
+			}
+			take := min(width-got, have)
+			code |= (acc & (1<<take - 1)) << got
+			acc >>= take
+			have -= take
+			got += take
+		}
+		codes[i] = code
+	}
+}
+
+// pure reports whether a non-empty tube holds one colour only.
+func (g *game) pure(code uint64) bool {
+	_, run, h := g.top(code)
+	return run == h
+}
+
+// sortedOrder returns perm such that codes[perm[i]] is the i-th smallest code: canonical index
+// i stands for the real tube perm[i].
+func sortedOrder(codes []uint64) []int {
+	perm := make([]int, len(codes))
+	for i := range perm {
+		perm[i] = i
+	}
+	slices.SortStableFunc(perm, func(a, b int) int {
+		switch {
+		case codes[a] < codes[b]:
+			return -1
+		case codes[a] > codes[b]:
+			return 1
+		}
+		return 0
+	})
+	return perm
+}
