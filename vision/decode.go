@@ -1,0 +1,179 @@
+package vision
+
+import (
+	"bytes"
+	"encoding/binary"
+	"image"
+	"image/draw"
+	_ "image/gif" // image.DecodeConfig formats
+	_ "image/jpeg"
+	_ "image/png"
+
+	"gocv.io/x/gocv"
+	_ "golang.org/x/image/bmp"
+	_ "golang.org/x/image/webp"
+
+	"github.com/decant/decant/solver"
+)
+
+// Limits on what Read accepts.
+const (
+	MaxBytes  = 40 << 20   // encoded size
+	MaxPixels = 40_000_000 // decoded width × height, checked before decoding
+	MinSide   = 240        // shortest side: smaller images cannot show a level legibly
+)
+
+// decode checks the bytes' header and limits, then decodes them to a BGR Mat with the EXIF
+// orientation applied. The caller closes the Mat.
+func decode(data []byte) (gocv.Mat, error) {
+	if len(data) == 0 {
+		return gocv.Mat{}, solver.Errorf(solver.CodeUnreadableImage, "no image: the upload is empty")
+	}
+	if len(data) > MaxBytes {
+		return gocv.Mat{}, solver.Errorf(solver.CodeImageTooLarge, "image is %d MiB; the limit is %d MiB", len(data)>>20, MaxBytes>>20)
+	}
+	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
+	if err != nil {
+		return gocv.Mat{}, solver.Errorf(solver.CodeUnreadableImage, "not a PNG, JPEG, WebP, GIF or BMP image (%v)", err)
+	}
+	switch w, h := cfg.Width, cfg.Height; {
+	case w <= 0 || h <= 0:
+		return gocv.Mat{}, solver.Errorf(solver.CodeUnreadableImage, "%s header gives a %d×%d image", format, w, h)
+	case w*h > MaxPixels || w > 20000 || h > 20000:
+		return gocv.Mat{}, solver.Errorf(solver.CodeImageTooLarge, "image is %d×%d pixels; the limit is %d megapixels", w, h, MaxPixels/1_000_000)
+	case min(w, h) < MinSide:
+		return gocv.Mat{}, solver.Errorf(solver.CodeImageTooSmall, "image is %d×%d pixels; a screenshot needs at least %d on each side", w, h, MinSide)
+	}
+	if !complete(data, format) {
+		return gocv.Mat{}, solver.Errorf(solver.CodeUnreadableImage, "the %s file is truncated", format)
+	}
+	var mat gocv.Mat
+	if format == "gif" {
+		// OpenCV 4.6 has no GIF codec: decode in Go (first frame).
+		mat, err = decodeGo(data)
+	} else {
+		mat, err = gocv.IMDecode(data, gocv.IMReadColor|gocv.IMReadIgnoreOrientation)
+	}
+	if err != nil || mat.Empty() {
+		mat.Close()
+		return gocv.Mat{}, solver.Errorf(solver.CodeUnreadableImage, "the %s data could not be decoded", format)
+	}
+	if mat.Cols() != cfg.Width || mat.Rows() != cfg.Height || mat.Type() != gocv.MatTypeCV8UC3 {
+		mat.Close()
+		return gocv.Mat{}, solver.Errorf(solver.CodeUnreadableImage, "the %s data decodes to a different size than its header says", format)
+	}
+	if format == "jpeg" {
+		return orient(mat, jpegOrientation(data)), nil
+	}
+	return mat, nil
+}
+
+// decodeGo decodes with Go's decoders and copies the pixels into a new BGR Mat.
+func decodeGo(data []byte) (gocv.Mat, error) {
+	img, _, err := image.Decode(bytes.NewReader(data))
+	if err != nil {
+		return gocv.NewMat(), err
+	}
+	return imageToMat(img)
+}
+
+// imageToMat converts any image to a BGR Mat that owns its pixels.
+func imageToMat(img image.Image) (gocv.Mat, error) {
+	rgba, ok := img.(*image.RGBA)
+	if !ok || rgba.Rect.Min != (image.Point{}) || rgba.Stride != 4*rgba.Rect.Dx() {
+		rgba = image.NewRGBA(image.Rect(0, 0, img.Bounds().Dx(), img.Bounds().Dy()))
+		draw.Draw(rgba, rgba.Rect, img, img.Bounds().Min, draw.Src)
+	}
+	return gocv.ImageToMatRGB(rgba) // copies: RGBA → BGR conversion into a new Mat
+}
+
+// complete reports whether an image file has its end marker, so truncated uploads are refused
+// instead of being read with a grey or black band.
+func complete(data []byte, format string) bool {
+	switch format {
+	case "png":
+		return bytes.Contains(data[max(0, len(data)-64):], []byte("IEND"))
+	case "jpeg":
+		return bytes.Contains(data[max(0, len(data)-4096):], []byte{0xFF, 0xD9})
+	case "webp":
+		return len(data) >= 8 && int(binary.LittleEndian.Uint32(data[4:8]))+8 <= len(data)
+	}
+	return true
+}
+
+// orient applies an EXIF orientation (1..8) to mat, closing it if it returns a new Mat.
+func orient(mat gocv.Mat, o int) gocv.Mat {
+	if o <= 1 || o > 8 {
+		return mat
+	}
+	out := gocv.NewMat()
+	switch o {
+	case 2:
+		gocv.Flip(mat, &out, 1)
+	case 3:
+		gocv.Rotate(mat, &out, gocv.Rotate180Clockwise)
+	case 4:
+		gocv.Flip(mat, &out, 0)
+	case 5:
+		tmp := gocv.NewMat()
+		gocv.Rotate(mat, &tmp, gocv.Rotate90Clockwise)
+		gocv.Flip(tmp, &out, 1)
+		tmp.Close()
+	case 6:
+		gocv.Rotate(mat, &out, gocv.Rotate90Clockwise)
+	case 7:
+		tmp := gocv.NewMat()
+		gocv.Rotate(mat, &tmp, gocv.Rotate90CounterClockwise)
+		gocv.Flip(tmp, &out, 1)
+		tmp.Close()
+	case 8:
+		gocv.Rotate(mat, &out, gocv.Rotate90CounterClockwise)
+	}
+	mat.Close()
+	return out
+}
+
+// jpegOrientation returns the EXIF orientation tag of a JPEG (1 when absent or unreadable).
+func jpegOrientation(data []byte) int {
+	p := 2
+	for p+4 <= len(data) && data[p] == 0xFF {
+		marker := data[p+1]
+		size := int(binary.BigEndian.Uint16(data[p+2:]))
+		if marker == 0xDA || size < 2 || p+2+size > len(data) {
+			return 1
+		}
+		seg := data[p+4 : p+2+size]
+		if marker == 0xE1 && len(seg) > 14 && string(seg[:6]) == "Exif\x00\x00" {
+			return tiffOrientation(seg[6:])
+		}
+		p += 2 + size
+	}
+	return 1
+}
+
+func tiffOrientation(t []byte) int {
+	var bo binary.ByteOrder
+	switch string(t[:2]) {
+	case "II":
+		bo = binary.LittleEndian
+	case "MM":
+		bo = binary.BigEndian
+	default:
+		return 1
+	}
+	ifd := int(bo.Uint32(t[4:8]))
+	if ifd+2 > len(t) {
+		return 1
+	}
+	n := int(bo.Uint16(t[ifd:]))
+	for i := range n {
+		e := ifd + 2 + 12*i
+		if e+12 > len(t) {
+			return 1
+		}
+		if bo.Uint16(t[e:]) == 0x0112 {
+			return int(bo.Uint16(t[e+8:]))
+		}
+	}
+	return 1
+}

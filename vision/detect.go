@@ -1,0 +1,187 @@
+package vision
+
+import (
+	"image"
+	"math"
+	"slices"
+	"sort"
+
+	"gocv.io/x/gocv"
+)
+
+// workWidth is the width images are scaled down to before analysis: enough for tubes of a
+// dozen pixels across on the densest layouts, and it keeps a read within its time budget.
+const workWidth = 540
+
+// frame is the working copy of an image: scaled down, in CIELAB, as plain Go memory.
+type frame struct {
+	w, h  int
+	scale float64 // original pixels per working pixel
+	lab   []float32
+	gray  []byte // blurred grey levels, for edge detection
+}
+
+func (f *frame) at(x, y int) lab {
+	i := 3 * (y*f.w + x)
+	return lab{float64(f.lab[i]), float64(f.lab[i+1]), float64(f.lab[i+2])}
+}
+
+// newFrame scales the decoded BGR image down and converts it. It does not close src.
+func newFrame(src gocv.Mat) (*frame, error) {
+	f := &frame{scale: 1}
+	small := gocv.NewMat()
+	defer small.Close()
+	if src.Cols() > workWidth {
+		f.scale = float64(src.Cols()) / workWidth
+		h := int(math.Round(float64(src.Rows()) / f.scale))
+		gocv.Resize(src, &small, image.Pt(workWidth, max(h, 1)), 0, 0, gocv.InterpolationArea)
+	} else {
+		src.CopyTo(&small)
+	}
+	f.w, f.h = small.Cols(), small.Rows()
+
+	fl := gocv.NewMat()
+	defer fl.Close()
+	small.ConvertToWithParams(&fl, gocv.MatTypeCV32FC3, 1.0/255, 0)
+	labm := gocv.NewMat()
+	defer labm.Close()
+	gocv.CvtColor(fl, &labm, gocv.ColorBGRToLab)
+	data, err := labm.DataPtrFloat32()
+	if err != nil {
+		return nil, err
+	}
+	f.lab = slices.Clone(data)
+
+	gray := gocv.NewMat()
+	defer gray.Close()
+	gocv.CvtColor(small, &gray, gocv.ColorBGRToGray)
+	gocv.GaussianBlur(gray, &gray, image.Pt(3, 3), 0, 0, gocv.BorderDefault)
+	gb, err := gray.DataPtrUint8()
+	if err != nil {
+		return nil, err
+	}
+	f.gray = slices.Clone(gb)
+	return f, nil
+}
+
+// cannyLevels are the edge thresholds tried: low ones catch faint outlines, high ones keep
+// tubes apart from patterned backgrounds.
+var cannyLevels = [][2]float32{{20, 60}, {40, 110}, {70, 170}}
+
+// tubeCandidates finds tall, narrow outlines: the external contours of the dilated edge map,
+// kept when their box has a tube's proportions and a plausible size for the frame.
+func (f *frame) tubeCandidates() []image.Rectangle {
+	gray, err := gocv.NewMatFromBytes(f.h, f.w, gocv.MatTypeCV8U, f.gray)
+	if err != nil {
+		return nil
+	}
+	defer gray.Close()
+	edges := gocv.NewMat()
+	defer edges.Close()
+	kernel := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(3, 3))
+	defer kernel.Close()
+	var out []image.Rectangle
+	for _, lv := range cannyLevels {
+		gocv.Canny(gray, &edges, lv[0], lv[1])
+		gocv.Dilate(edges, &edges, kernel)
+		out = append(out, f.tallBoxes(edges)...)
+	}
+	return out
+}
+
+// tallBoxes returns the boxes of all contours (nested ones too: a window frame may enclose
+// the game) that have a tube's proportions and a plausible size for the frame.
+func (f *frame) tallBoxes(edges gocv.Mat) []image.Rectangle {
+	contours := gocv.FindContours(edges, gocv.RetrievalList, gocv.ChainApproxSimple)
+	defer contours.Close()
+	var out []image.Rectangle
+	for i := 0; i < contours.Size(); i++ {
+		r := gocv.BoundingRect(contours.At(i))
+		w, h := r.Dx(), r.Dy()
+		if w < 6 || h < f.h/25 || h > f.h*3/4 || w > f.w/3 {
+			continue
+		}
+		if ar := float64(h) / float64(w); ar < 1.8 || ar > 10 {
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// pickTubes keeps the largest set of non-overlapping candidates of one size (games draw every
+// tube alike): widths within 15% and heights within 25% of a seed box, preferring the boxes
+// closest to the seed's size where candidates overlap.
+func pickTubes(cands []image.Rectangle) []image.Rectangle {
+	var best []image.Rectangle
+	for _, seed := range cands {
+		var group []image.Rectangle
+		for _, r := range cands {
+			if near(r.Dx(), seed.Dx(), 0.15) && near(r.Dy(), seed.Dy(), 0.25) {
+				group = append(group, r)
+			}
+		}
+		dev := func(r image.Rectangle) int { return abs(r.Dx()-seed.Dx()) + abs(r.Dy()-seed.Dy()) }
+		sort.SliceStable(group, func(i, j int) bool { return dev(group[i]) < dev(group[j]) })
+		var kept []image.Rectangle
+		for _, r := range group {
+			if !overlapsAny(r, kept) {
+				kept = append(kept, r)
+			}
+		}
+		if len(kept) > len(best) || (len(kept) == len(best) && area(kept) > area(best)) {
+			best = kept
+		}
+	}
+	return best
+}
+
+func overlapsAny(r image.Rectangle, rs []image.Rectangle) bool {
+	for _, o := range rs {
+		in := r.Intersect(o)
+		if in.Dx()*in.Dy()*4 > min(r.Dx()*r.Dy(), o.Dx()*o.Dy()) {
+			return true
+		}
+	}
+	return false
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+func near(a, b int, tol float64) bool {
+	return math.Abs(float64(a-b)) <= tol*float64(max(a, b))
+}
+
+func area(rs []image.Rectangle) int {
+	s := 0
+	for _, r := range rs {
+		s += r.Dx() * r.Dy()
+	}
+	return s
+}
+
+// readingOrder sorts boxes into rows (top to bottom) and, within a row, left to right.
+func readingOrder(boxes []image.Rectangle) [][]image.Rectangle {
+	sort.Slice(boxes, func(i, j int) bool { return boxes[i].Min.Y+boxes[i].Max.Y < boxes[j].Min.Y+boxes[j].Max.Y })
+	var rows [][]image.Rectangle
+	for _, b := range boxes {
+		cy := (b.Min.Y + b.Max.Y) / 2
+		if n := len(rows); n > 0 {
+			last := rows[n-1][0]
+			if cy < last.Max.Y && cy > last.Min.Y {
+				rows[n-1] = append(rows[n-1], b)
+				continue
+			}
+		}
+		rows = append(rows, []image.Rectangle{b})
+	}
+	for _, r := range rows {
+		sort.Slice(r, func(i, j int) bool { return r[i].Min.X < r[j].Min.X })
+	}
+	return rows
+}

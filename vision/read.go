@@ -1,0 +1,269 @@
+package vision
+
+import (
+	"fmt"
+	"image"
+	"math"
+	"sort"
+
+	"github.com/decant/decant/solver"
+)
+
+// Reading is what Read saw in a screenshot.
+type Reading struct {
+	// Level is the position read, tubes in reading order (rows top to bottom, left to right).
+	Level *solver.Level
+	// Tubes holds each tube's geometry in the original image's pixels, in the level's order.
+	Tubes []Tube
+	// Width and Height are the original image's size (after EXIF orientation).
+	Width, Height int
+	// Confidence is 1 for a reading that satisfies every rule of the level, lower with each
+	// doubt; Reasons says what lowered it.
+	Confidence float64
+	Reasons    []string
+}
+
+// Tube is the geometry of one tube.
+type Tube struct {
+	Box image.Rectangle
+	// Units are the boxes of the units present, bottom first.
+	Units []image.Rectangle
+}
+
+// Confidence below which a reading is reported as an error by Read's callers.
+const LowConfidence = 0.5
+
+// Read finds the tubes, their liquid layers and colours in a screenshot.
+//
+// It returns an error with code no_puzzle when it finds no level, unreadable_image,
+// image_too_large or image_too_small for bytes it will not decode, and low_confidence (with the
+// Reading, for inspection) when what it read breaks the level's counting rules: every colour
+// fills exactly one tube.
+func Read(data []byte) (*Reading, error) {
+	mat, err := decode(data)
+	if err != nil {
+		return nil, err
+	}
+	defer mat.Close()
+	f, err := newFrame(mat)
+	if err != nil {
+		return nil, solver.Errorf(solver.CodeInternal, "preparing the image: %v", err)
+	}
+	r := &Reading{Width: mat.Cols(), Height: mat.Rows(), Confidence: 1}
+	return r, f.read(r)
+}
+
+// read fills r from the frame.
+func (f *frame) read(r *Reading) error {
+	var boxes []image.Rectangle
+	for _, row := range readingOrder(pickTubes(f.tubeCandidates())) {
+		boxes = append(boxes, row...)
+	}
+	if len(boxes) < 3 {
+		return solver.Errorf(solver.CodeNoPuzzle, "no water-sort level found: %d tube-shaped outlines, a level has at least 3", len(boxes))
+	}
+	cols := make([]column, len(boxes))
+	filled := 0
+	for i, b := range boxes {
+		cols[i] = f.readColumn(b)
+		if !cols[i].empty() {
+			filled++
+		}
+	}
+	if filled == 0 {
+		return solver.Errorf(solver.CodeNoPuzzle, "no water-sort level found: %d tube-shaped outlines but no liquid in any", len(boxes))
+	}
+	unit, misfit := unitHeight(cols)
+	if misfit > 0.2 {
+		r.doubt(1-misfit, "%.0f%% of the layers are not whole multiples of one unit", 100*misfit)
+	}
+	// Units per tube, and what each looks like.
+	counts := make([]int, len(cols))
+	var samples []unitSample
+	total, capacity := 0, 0
+	for i, c := range cols {
+		counts[i] = unitsIn(c, unit)
+		capacity = max(capacity, counts[i])
+		for j := range counts[i] {
+			samples = append(samples, f.sampleUnit(unitPatch(c, unit, j)))
+		}
+		total += counts[i]
+	}
+	capacity = fitCapacity(capacity, total, cols, unit)
+	f.geometry(r, cols, counts, unit)
+	tubes, err := r.colors(cols, counts, samples, capacity)
+	if err != nil {
+		return err
+	}
+	level, err := solver.NewLevel(capacity, tubes)
+	if err != nil {
+		r.Level = rawLevel(capacity, tubes)
+		r.doubt(0.3, "%v", solver.ErrorMessage(err))
+		return solver.Errorf(solver.CodeLowConfidence, "the reading breaks the level's rules: %s", solver.ErrorMessage(err))
+	}
+	r.Level = level
+	if r.Confidence < LowConfidence {
+		return solver.Errorf(solver.CodeLowConfidence, "low confidence (%.2f): %s", r.Confidence, r.Reasons[0])
+	}
+	return nil
+}
+
+// fitCapacity settles the capacity: the smallest that the liquid heights fit, raised while the
+// unit total does not divide by it and a larger capacity still fits in the tubes (a mid-game
+// position may have no full tube).
+func fitCapacity(capacity, total int, cols []column, unit float64) int {
+	if total%capacity == 0 {
+		return capacity
+	}
+	room := 0
+	for _, c := range cols {
+		room = max(room, int(float64(c.box.Dy())/unit))
+	}
+	for c := capacity + 1; c <= min(room, solver.MaxCapacity); c++ {
+		if total%c == 0 {
+			return c
+		}
+	}
+	return capacity
+}
+
+// doubt lowers the confidence to at most c and records why.
+func (r *Reading) doubt(c float64, format string, args ...any) {
+	r.Confidence = math.Min(r.Confidence, math.Max(0, c))
+	r.Reasons = append(r.Reasons, fmt.Sprintf(format, args...))
+}
+
+// geometry records the tube and unit boxes in original image coordinates.
+func (f *frame) geometry(r *Reading, cols []column, counts []int, unit float64) {
+	s := f.scale
+	scale := func(x0, y0, x1, y1 float64) image.Rectangle {
+		return image.Rect(int(x0*s), int(y0*s), int(math.Ceil(x1*s)), int(math.Ceil(y1*s)))
+	}
+	r.Tubes = make([]Tube, len(cols))
+	for i, c := range cols {
+		b := c.box
+		r.Tubes[i].Box = scale(float64(b.Min.X), float64(b.Min.Y), float64(b.Max.X), float64(b.Max.Y))
+		for j := range counts[i] {
+			y1 := float64(c.bottom) - float64(j)*unit
+			r.Tubes[i].Units = append(r.Tubes[i].Units, scale(float64(b.Min.X), y1-unit, float64(b.Max.X), y1))
+		}
+	}
+}
+
+// colors clusters the visible units into colours and names them.
+func (r *Reading) colors(cols []column, counts []int, samples []unitSample, capacity int) ([][]string, error) {
+	var visible []lab
+	hidden := 0
+	for _, s := range samples {
+		if s.hidden {
+			hidden++
+		} else {
+			visible = append(visible, s.color)
+		}
+	}
+	total := len(samples)
+	k := 0
+	if hidden == 0 && total%capacity == 0 {
+		k = total / capacity
+	}
+	if hidden > 0 {
+		r.Reasons = append(r.Reasons, fmt.Sprintf("%d hidden units", hidden))
+	}
+	if total%capacity != 0 {
+		r.doubt(0.3, "%d units do not make whole tubes of %d", total, capacity)
+	}
+	labels := clusterUnits(visible, capacity, k, 12)
+	groups := 0
+	for _, l := range labels {
+		groups = max(groups, l+1)
+	}
+	means := make([]lab, groups)
+	members := make([][]lab, groups)
+	for i, l := range labels {
+		members[l] = append(members[l], visible[i])
+	}
+	for g := range means {
+		means[g] = meanLab(members[g])
+	}
+	r.checkClusters(means, members)
+	// Name groups in order of first appearance so names are stable for a given image.
+	order := make([]int, 0, groups)
+	seen := map[int]bool{}
+	for _, l := range labels {
+		if !seen[l] {
+			seen[l] = true
+			order = append(order, l)
+		}
+	}
+	ordered := make([]lab, len(order))
+	for i, g := range order {
+		ordered[i] = means[g]
+	}
+	names := make([]string, groups)
+	for i, n := range nameColors(ordered) {
+		names[order[i]] = n
+	}
+	tubes := make([][]string, len(cols))
+	si, vi := 0, 0
+	for i := range cols {
+		tubes[i] = []string{}
+		for range counts[i] {
+			if samples[si].hidden {
+				tubes[i] = append(tubes[i], "?")
+			} else {
+				tubes[i] = append(tubes[i], names[labels[vi]])
+				vi++
+			}
+			si++
+		}
+	}
+	return tubes, nil
+}
+
+// checkClusters lowers the confidence for loose groups and for groups too alike to be told
+// apart reliably.
+func (r *Reading) checkClusters(means []lab, members [][]lab) {
+	worst := 0.0
+	for g, m := range members {
+		for _, c := range m {
+			worst = max(worst, deltaE(c, means[g]))
+		}
+	}
+	if worst > 12 {
+		r.doubt(0.6, "a unit differs from its colour by ΔE %.0f", worst)
+	}
+	var ds []float64
+	for i := range means {
+		for j := range i {
+			ds = append(ds, deltaE(means[i], means[j]))
+		}
+	}
+	sort.Float64s(ds)
+	if len(ds) > 0 && ds[0] < 4 {
+		r.doubt(0.6, "two colours differ by only ΔE %.1f", ds[0])
+	}
+}
+
+// rawLevel builds a level without checking the rules, for a reading that breaks them.
+func rawLevel(capacity int, tubes [][]string) *solver.Level {
+	l := &solver.Level{Capacity: capacity, Names: []string{""}}
+	ids := map[string]solver.Color{}
+	for _, t := range tubes {
+		var tube []solver.Color
+		for _, n := range t {
+			if n == "?" {
+				tube = append(tube, solver.Hidden)
+				continue
+			}
+			id, ok := ids[n]
+			if !ok {
+				id = solver.Color(len(l.Names))
+				ids[n] = id
+				l.Names = append(l.Names, n)
+			}
+			tube = append(tube, id)
+		}
+		l.Tubes = append(l.Tubes, tube)
+	}
+	return l
+}
