@@ -66,7 +66,7 @@ func newFrame(src gocv.Mat) (*frame, error) {
 
 // cannyLevels are the edge thresholds tried: low ones catch faint outlines, high ones keep
 // tubes apart from patterned backgrounds.
-var cannyLevels = [][2]float32{{20, 60}, {40, 110}, {70, 170}}
+var cannyLevels = [][2]float32{{20, 60}, {40, 110}, {70, 170}, {110, 240}}
 
 // tubeCandidates finds tall, narrow outlines: the external contours of the dilated edge map,
 // kept when their box has a tube's proportions and a plausible size for the frame.
@@ -113,6 +113,7 @@ func (f *frame) tallBoxes(edges gocv.Mat) []image.Rectangle {
 // tube alike): widths within 15% and heights within 25% of a seed box, preferring the boxes
 // closest to the seed's size where candidates overlap.
 func pickTubes(cands []image.Rectangle) []image.Rectangle {
+	cands = dropInner(cands)
 	var best []image.Rectangle
 	for _, seed := range cands {
 		var group []image.Rectangle
@@ -134,6 +135,26 @@ func pickTubes(cands []image.Rectangle) []image.Rectangle {
 		}
 	}
 	return best
+}
+
+// dropInner removes candidates that sit inside a taller candidate of about the same width:
+// runs of one colour inside a tube can be tube-shaped, and outnumber the tubes.
+func dropInner(cands []image.Rectangle) []image.Rectangle {
+	var out []image.Rectangle
+	for _, r := range cands {
+		inner := false
+		for _, o := range cands {
+			in := r.Intersect(o)
+			if in.Dx()*in.Dy()*10 >= r.Dx()*r.Dy()*9 && near(r.Dx(), o.Dx(), 0.2) && o.Dy()*10 >= r.Dy()*13 {
+				inner = true
+				break
+			}
+		}
+		if !inner {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 func overlapsAny(r image.Rectangle, rs []image.Rectangle) bool {
@@ -180,8 +201,38 @@ func readingOrder(boxes []image.Rectangle) [][]image.Rectangle {
 		}
 		rows = append(rows, []image.Rectangle{b})
 	}
+	heights := make([]int, len(boxes))
+	for i, b := range boxes {
+		heights[i] = b.Dy()
+	}
+	slices.Sort(heights)
 	for _, r := range rows {
 		sort.Slice(r, func(i, j int) bool { return r[i].Min.X < r[j].Min.X })
+		alignRow(r, heights[len(heights)/2])
 	}
 	return rows
+}
+
+// alignRow gives a row's boxes a common top and bottom: the tubes of a level are drawn alike,
+// and a box that a background doodle or a shadow stretched is brought back in line with the
+// box of the row whose height is nearest the typical tube height h.
+func alignRow(row []image.Rectangle, h int) {
+	ref := row[0]
+	for _, b := range row {
+		if abs(b.Dy()-h) < abs(ref.Dy()-h) {
+			ref = b
+		}
+	}
+	if abs(ref.Dy()-h) > max(2, h/30) {
+		ref.Max.Y = ref.Min.Y + h // no box of the row has the typical height: trust the top
+	}
+	slack := max(2, h/30)
+	for i := range row {
+		if abs(row[i].Max.Y-ref.Max.Y) > slack {
+			row[i].Max.Y = ref.Max.Y
+		}
+		if row[i].Min.Y > ref.Min.Y+slack {
+			row[i].Min.Y = ref.Min.Y // cut short at the top; a taller box may carry a cork
+		}
+	}
 }

@@ -168,31 +168,39 @@ func meanLab(p []lab) lab {
 	return lab{m.L / n, m.A / n, m.B / n}
 }
 
-// readColumn finds the liquid in a tube: the long liquid runs that start in the lower part of
-// the box and follow each other upwards, with nothing but short runs (glyph strokes, edges)
-// between them. Short runs above the last long one (a rim) are not liquid, nor is a run that
-// starts at the top of the box (a cork on a finished tube).
+// readColumn finds the liquid in a tube. Liquid rests on the bottom and the empty part above
+// it looks like what surrounds the tube, so the column runs from the lowest long run in the
+// lower part of the box up to the highest long run that does not look like the surroundings:
+// runs between them are liquid even when their colour is close to the background's. Short runs
+// (glyph strokes, edges, a rim) do not end a column, and a run that starts at the very top of
+// the box is a cork or lid, not liquid.
 func (f *frame) readColumn(b image.Rectangle) column {
 	in, out := f.profile(b)
 	segs := segments(b, in, out, max(2, b.Dx()/4))
 	col := column{box: b}
-	first := -1
+	lid := b.Min.Y + max(2, b.Dy()/50)
+	first, last := -1, -1
 	for i, s := range segs {
-		if s.liquid && !s.short && s.y1 > b.Min.Y+b.Dy()*65/100 {
-			first = i
-			break
-		}
-	}
-	if first < 0 {
-		return col
-	}
-	col.bottom, col.top = segs[first].y1, segs[first].y0
-	for _, s := range segs[first+1:] {
 		if s.short {
 			continue
 		}
-		if !s.liquid || s.y0 <= b.Min.Y+max(2, b.Dy()/50) {
-			break // glass, or a cork or lid: liquid never reaches the top of the box
+		if first < 0 {
+			if s.y1 <= b.Min.Y+b.Dy()*65/100 {
+				return col // nothing rests on the bottom
+			}
+			first = i
+		}
+		if s.liquid && s.y0 > lid {
+			last = i
+		}
+	}
+	if first < 0 || last < 0 {
+		return col
+	}
+	col.bottom, col.top = segs[first].y1, segs[first].y0
+	for _, s := range segs[first+1 : last+1] {
+		if s.short {
+			continue
 		}
 		col.bounds = append(col.bounds, (col.top+s.y1)/2)
 		col.top = s.y0

@@ -1,0 +1,27 @@
+# decant's HTTP service. The build stage installs and builds exactly as .ci/run does natively.
+FROM golang:1.26-bookworm AS build
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends libopencv-dev pkg-config \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /src
+COPY go.mod go.sum ./
+RUN go mod download
+COPY . .
+RUN go build -trimpath -o /out/decant ./cmd/decant
+
+# Runtime: only the OpenCV libraries the binary links (objdump -p decant | grep NEEDED).
+FROM debian:bookworm-slim
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends \
+      libopencv-core406 libopencv-imgproc406 libopencv-imgcodecs406 libopencv-highgui406 \
+      libopencv-videoio406 libopencv-video406 libopencv-objdetect406 libopencv-features2d406 \
+      libopencv-calib3d406 libopencv-dnn406 libopencv-photo406 \
+ && rm -rf /var/lib/apt/lists/* \
+ && useradd --system --uid 10001 --no-create-home decant
+COPY --from=build /out/decant /usr/local/bin/decant
+USER decant
+EXPOSE 8080
+HEALTHCHECK --interval=30s --timeout=5s --start-period=5s --retries=3 \
+  CMD ["bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/8080 && printf 'GET /healthz HTTP/1.0\\r\\n\\r\\n' >&3 && grep -q '\"ok\"' <&3"]
+ENTRYPOINT ["decant"]
+CMD ["serve", "--addr", ":8080"]

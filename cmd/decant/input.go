@@ -1,0 +1,88 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/decant/decant/solver"
+)
+
+// maxInputBytes bounds what decant reads from one file or standard input.
+const maxInputBytes = 64 << 20
+
+// readInput reads FILE, or standard input for "-", refusing anything over maxInputBytes.
+func readInput(e *env, name string) ([]byte, error) {
+	var r io.Reader = e.stdin
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			if os.IsNotExist(err) {
+				return nil, solver.Errorf(solver.CodeNotFound, "%s: no such file", name)
+			}
+			return nil, solver.Errorf(solver.CodeInvalidArgument, "%s: %v", name, err)
+		}
+		defer f.Close()
+		r = f
+	}
+	data, err := io.ReadAll(io.LimitReader(r, maxInputBytes+1))
+	if err != nil {
+		return nil, solver.Errorf(solver.CodeInvalidArgument, "%s: %v", name, err)
+	}
+	if len(data) > maxInputBytes {
+		return nil, solver.Errorf(solver.CodeImageTooLarge, "%s is over %d MiB", name, maxInputBytes>>20)
+	}
+	return data, nil
+}
+
+// isImage tells image bytes (PNG, JPEG, GIF, WebP, BMP) from level text by their signature.
+func isImage(data []byte) bool {
+	for _, sig := range [][]byte{{0x89, 'P', 'N', 'G'}, {0xFF, 0xD8, 0xFF}, []byte("GIF8"), []byte("BM")} {
+		if bytes.HasPrefix(data, sig) {
+			return true
+		}
+	}
+	return len(data) >= 12 && string(data[:4]) == "RIFF" && string(data[8:12]) == "WEBP"
+}
+
+// writeJSON prints v as indented JSON.
+func writeJSON(w io.Writer, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s\n", b)
+	return err
+}
+
+// errorDoc is the JSON form of an error: {"error": {"code": ..., "message": ...}}.
+type errorDoc struct {
+	Error errorBody `json:"error"`
+}
+
+type errorBody struct {
+	Code    solver.Code `json:"code"`
+	Message string      `json:"message"`
+}
+
+func newErrorDoc(err error) errorDoc {
+	return errorDoc{errorBody{Code: solver.ErrorCode(err), Message: solver.ErrorMessage(err)}}
+}
+
+// asJSON prints an application error as an error document on stdout and turns it into a plain
+// exit status, for commands run with --json. Usage errors pass through.
+func asJSON(e *env, err error) error {
+	var u *usageError
+	var s exitStatus
+	if err == nil || errors.As(err, &u) || errors.As(err, &s) {
+		return err
+	}
+	if solver.ErrorCode(err) == solver.CodeInternal {
+		fmt.Fprintln(e.stderr, "decant: internal error:", err)
+	}
+	writeJSON(e.stdout, newErrorDoc(err))
+	return exitStatus(exitError)
+}
