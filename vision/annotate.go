@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"bytes"
 	"fmt"
 	"image"
 	"image/color"
@@ -21,7 +22,7 @@ const maxArrows = 3
 // pours of the plan as numbered arrows from tube to tube, and a legend with the whole plan.
 // The reading must come from this image (or be a rendering's ground truth). It returns a PNG.
 func Annotate(data []byte, r *Reading, plan solver.Plan) ([]byte, error) {
-	mat, err := decode(data)
+	mat, err := r.image(data)
 	if err != nil {
 		return nil, err
 	}
@@ -54,6 +55,14 @@ func Annotate(data []byte, r *Reading, plan solver.Plan) ([]byte, error) {
 	}
 	defer buf.Close()
 	return append([]byte(nil), buf.GetBytes()...), nil
+}
+
+// image returns a Mat to draw on: a copy of the pixels Read kept, or data decoded afresh.
+func (r *Reading) image(data []byte) (gocv.Mat, error) {
+	if r != nil && r.Width > 0 && len(r.pixels) == r.Width*r.Height*3 && r.source == fingerprint(data) {
+		return gocv.NewMatFromBytes(r.Height, r.Width, gocv.MatTypeCV8UC3, bytes.Clone(r.pixels))
+	}
+	return decode(data)
 }
 
 // annotator draws in proportion to the tubes' size.

@@ -81,13 +81,28 @@ func (f *frame) tubeCandidates() []image.Rectangle {
 	kernel := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(3, 3))
 	defer kernel.Close()
 	var out []image.Rectangle
+	seen := map[image.Rectangle]bool{}
 	for _, lv := range cannyLevels {
 		gocv.Canny(gray, &edges, lv[0], lv[1])
 		gocv.Dilate(edges, &edges, kernel)
-		out = append(out, f.tallBoxes(edges)...)
+		for _, r := range f.tallBoxes(edges) {
+			if !seen[r] {
+				seen[r] = true
+				out = append(out, r)
+			}
+		}
+	}
+	// Grouping is quadratic and worse: a cluttered image (noise, a photo) is cut down to its
+	// largest candidates, which is where tubes are.
+	if len(out) > maxCandidates {
+		sort.Slice(out, func(i, j int) bool { return out[i].Dx()*out[i].Dy() > out[j].Dx()*out[j].Dy() })
+		out = out[:maxCandidates]
 	}
 	return out
 }
+
+// maxCandidates bounds the tube candidates grouped per image.
+const maxCandidates = 300
 
 // tallBoxes returns the boxes of all contours (nested ones too: a window frame may enclose
 // the game) that have a tube's proportions and a plausible size for the frame.
@@ -113,7 +128,18 @@ func (f *frame) tallBoxes(edges gocv.Mat) []image.Rectangle {
 // tube alike): widths within 15% and heights within 25% of a seed box, preferring the boxes
 // closest to the seed's size where candidates overlap.
 func pickTubes(cands []image.Rectangle) []image.Rectangle {
-	cands = dropInner(cands)
+	// Runs of one colour inside tubes can be tube-shaped and outnumber the tubes; without them
+	// the tubes win. But a tube can sit inside a box stretched by a background doodle, and
+	// dropping inner boxes would lose it. Of the two answers, take the one covering more.
+	all, outer := largestGroup(cands), largestGroup(dropInner(cands))
+	if area(outer) > area(all) {
+		return outer
+	}
+	return all
+}
+
+// largestGroup is pickTubes on one candidate set.
+func largestGroup(cands []image.Rectangle) []image.Rectangle {
 	var best []image.Rectangle
 	for _, seed := range cands {
 		var group []image.Rectangle
@@ -137,15 +163,15 @@ func pickTubes(cands []image.Rectangle) []image.Rectangle {
 	return best
 }
 
-// dropInner removes candidates that sit inside a taller candidate of about the same width:
-// runs of one colour inside a tube can be tube-shaped, and outnumber the tubes.
+// dropInner removes candidates that sit inside a taller candidate at most twice as wide: runs
+// of one colour inside a tube can be tube-shaped, and outnumber the tubes.
 func dropInner(cands []image.Rectangle) []image.Rectangle {
 	var out []image.Rectangle
 	for _, r := range cands {
 		inner := false
 		for _, o := range cands {
 			in := r.Intersect(o)
-			if in.Dx()*in.Dy()*10 >= r.Dx()*r.Dy()*9 && near(r.Dx(), o.Dx(), 0.2) && o.Dy()*10 >= r.Dy()*13 {
+			if in.Dx()*in.Dy()*10 >= r.Dx()*r.Dy()*9 && o.Dx() <= 2*r.Dx() && o.Dy()*10 >= r.Dy()*13 {
 				inner = true
 				break
 			}

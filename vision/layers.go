@@ -76,21 +76,20 @@ func (f *frame) profile(b image.Rectangle) (in, out []lab) {
 			out = append(out, r)
 		}
 	}
-	return smooth(in), out
+	return smooth(in, 2), out
 }
 
-// smooth applies a running median of five rows per channel, removing the one- and two-row
-// spikes of glyphs and highlights.
-func smooth(p []lab) []lab {
+// smooth applies a running median of 2·r+1 rows per channel, removing the spikes of glyph
+// strokes, highlights and JPEG noise.
+func smooth(p []lab, r int) []lab {
 	out := make([]lab, len(p))
-	var l, a, b [5]float64
+	l, a, b := make([]float64, 0, 2*r+1), make([]float64, 0, 2*r+1), make([]float64, 0, 2*r+1)
 	for i := range p {
-		n := 0
-		for j := max(0, i-2); j <= min(len(p)-1, i+2); j++ {
-			l[n], a[n], b[n] = p[j].L, p[j].A, p[j].B
-			n++
+		l, a, b = l[:0], a[:0], b[:0]
+		for j := max(0, i-r); j <= min(len(p)-1, i+r); j++ {
+			l, a, b = append(l, p[j].L), append(a, p[j].A), append(b, p[j].B)
 		}
-		out[i] = lab{median(l[:n]), median(a[:n]), median(b[:n])}
+		out[i] = lab{median(l), median(a), median(b)}
 	}
 	return out
 }

@@ -2,6 +2,7 @@ package vision
 
 import (
 	"fmt"
+	"hash/fnv"
 	"image"
 	"math"
 	"sort"
@@ -21,6 +22,18 @@ type Reading struct {
 	// doubt; Reasons says what lowered it.
 	Confidence float64
 	Reasons    []string
+
+	// pixels keeps the decoded image (BGR rows) so that Annotate need not decode it again;
+	// source identifies the bytes it was decoded from.
+	pixels []byte
+	source uint64
+}
+
+// fingerprint identifies image bytes.
+func fingerprint(data []byte) uint64 {
+	h := fnv.New64a()
+	h.Write(data)
+	return h.Sum64()
 }
 
 // Tube is the geometry of one tube.
@@ -49,7 +62,7 @@ func Read(data []byte) (*Reading, error) {
 	if err != nil {
 		return nil, solver.Errorf(solver.CodeInternal, "preparing the image: %v", err)
 	}
-	r := &Reading{Width: mat.Cols(), Height: mat.Rows(), Confidence: 1}
+	r := &Reading{Width: mat.Cols(), Height: mat.Rows(), Confidence: 1, pixels: mat.ToBytes(), source: fingerprint(data)}
 	return r, f.read(r)
 }
 

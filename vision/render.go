@@ -47,7 +47,7 @@ type Rendered struct {
 type theme struct {
 	outline, rim, text color.RGBA
 	backdrops          []color.RGBA // the background's main colours: liquids must stand out
-	glass              bool // tubes tint what is behind them and carry a highlight
+	glass              bool         // tubes tint what is behind them and carry a highlight
 	background         func(img *image.RGBA, r *rand.Rand)
 }
 

@@ -1,0 +1,150 @@
+package vision
+
+import (
+	"bytes"
+	"encoding/binary"
+	"hash/crc32"
+	"image"
+	"image/jpeg"
+	"image/png"
+	"os"
+	"testing"
+
+	"github.com/decant/decant/solver"
+)
+
+func encodePNG(t testing.TB, img image.Image) []byte {
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// pngHeader is the start of a PNG that claims the given size, with no pixel data.
+func pngHeader(w, h uint32) []byte {
+	var b bytes.Buffer
+	b.WriteString("\x89PNG\r\n\x1a\n")
+	ihdr := make([]byte, 13)
+	binary.BigEndian.PutUint32(ihdr[0:], w)
+	binary.BigEndian.PutUint32(ihdr[4:], h)
+	ihdr[8], ihdr[9] = 8, 2
+	binary.Write(&b, binary.BigEndian, uint32(13))
+	chunk := append([]byte("IHDR"), ihdr...)
+	b.Write(chunk)
+	binary.Write(&b, binary.BigEndian, crc32.ChecksumIEEE(chunk))
+	return b.Bytes()
+}
+
+// Bad input gets an error that names the problem, never a crash or a guess.
+func TestReadRejects(t *testing.T) {
+	fixture, err := os.ReadFile("../testdata/seed-98.png")
+	if err != nil {
+		t.Fatal(err)
+	}
+	blank := image.NewRGBA(image.Rect(0, 0, 720, 1600))
+	for i := range blank.Pix {
+		blank.Pix[i] = 40
+	}
+	var jpg bytes.Buffer
+	jpeg.Encode(&jpg, blank, nil)
+	for _, tc := range []struct {
+		name string
+		data []byte
+		code solver.Code
+	}{
+		{"empty", nil, solver.CodeUnreadableImage},
+		{"text", []byte("4: r r b b | b b r r | |"), solver.CodeUnreadableImage},
+		{"garbage after a PNG signature", append([]byte("\x89PNG\r\n\x1a\n"), bytes.Repeat([]byte{7}, 500)...), solver.CodeUnreadableImage},
+		{"decompression bomb header", pngHeader(60000, 60000), solver.CodeImageTooLarge},
+		{"header only", pngHeader(1080, 2400), solver.CodeUnreadableImage},
+		{"truncated PNG", fixture[:len(fixture)/2], solver.CodeUnreadableImage},
+		{"truncated JPEG", jpg.Bytes()[:jpg.Len()/2], solver.CodeUnreadableImage},
+		{"tiny", encodePNG(t, image.NewRGBA(image.Rect(0, 0, 100, 200))), solver.CodeImageTooSmall},
+		{"blank screen", encodePNG(t, blank), solver.CodeNoPuzzle},
+		{"blank JPEG", jpg.Bytes(), solver.CodeNoPuzzle},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Read(tc.data)
+			if got := solver.ErrorCode(err); got != tc.code {
+				t.Fatalf("got %q (%v), want %q", got, err, tc.code)
+			}
+			if len(err.Error()) < 10 {
+				t.Errorf("message %q does not say what is wrong", err)
+			}
+		})
+	}
+}
+
+// A JPEG whose EXIF says "rotate 90° clockwise" is read upright.
+func TestReadHonoursEXIFOrientation(t *testing.T) {
+	l := fixtureLevels(t)["deal5x3"]
+	r, err := Render(l, RenderOptions{Theme: "light", Width: 540, Height: 1200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Store the image turned 90° counter-clockwise, tagged orientation 6.
+	src := r.Image
+	rot := image.NewRGBA(image.Rect(0, 0, src.Rect.Dy(), src.Rect.Dx()))
+	for y := 0; y < src.Rect.Dy(); y++ {
+		for x := 0; x < src.Rect.Dx(); x++ {
+			rot.Set(y, src.Rect.Dx()-1-x, src.At(x, y))
+		}
+	}
+	var buf bytes.Buffer
+	if err := jpeg.Encode(&buf, rot, &jpeg.Options{Quality: 92}); err != nil {
+		t.Fatal(err)
+	}
+	data := withOrientation(buf.Bytes(), 6)
+	got, err := Read(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Width != 540 || got.Height != 1200 {
+		t.Errorf("read as %d×%d, want 540×1200", got.Width, got.Height)
+	}
+	if g, w := got.Level.Canonical(), l.Canonical(); g != w {
+		t.Errorf("got %s, want %s", g, w)
+	}
+}
+
+// withOrientation inserts an EXIF APP1 segment with the orientation tag after the SOI marker.
+func withOrientation(jpg []byte, o uint16) []byte {
+	tiff := []byte{'M', 'M', 0, 42, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1, byte(o >> 8), byte(o), 0, 0, 0, 0, 0, 0}
+	payload := append([]byte("Exif\x00\x00"), tiff...)
+	seg := []byte{0xFF, 0xE1, byte((len(payload) + 2) >> 8), byte(len(payload) + 2)}
+	out := append([]byte{}, jpg[:2]...)
+	out = append(out, seg...)
+	out = append(out, payload...)
+	return append(out, jpg[2:]...)
+}
+
+// FuzzRead feeds Read arbitrary bytes (bounded in size, seeded with real and broken images):
+// it must return a level or an application error, and never crash the process.
+func FuzzRead(f *testing.F) {
+	fixture, _ := os.ReadFile("../testdata/fixtures/dark-noempty.jpg")
+	f.Add(fixture)
+	f.Add(pngHeader(300, 300))
+	small := image.NewRGBA(image.Rect(0, 0, 260, 300))
+	for i := range small.Pix {
+		small.Pix[i] = uint8(i * 7)
+	}
+	var buf bytes.Buffer
+	png.Encode(&buf, small)
+	f.Add(buf.Bytes())
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > 1<<20 {
+			return
+		}
+		r, err := Read(data)
+		if err != nil {
+			if solver.ErrorCode(err) == solver.CodeInternal {
+				t.Fatalf("internal error: %v", err)
+			}
+			return
+		}
+		if r.Level == nil || len(r.Tubes) != len(r.Level.Tubes) {
+			t.Fatalf("a reading without its level or geometry: %+v", r)
+		}
+	})
+}
