@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Color identifies a colour within one level: 1..len(Level.Names)-1. The zero Color means
@@ -127,9 +128,9 @@ func (l *Level) Validate() error {
 		n := counts[c]
 		switch {
 		case n == 0:
-			return Errorf(CodeInvalidLevel, "colour %q is named but has no units", l.Names[c])
+			return Errorf(CodeInvalidLevel, "colour %q is named but has no units", abbreviate(l.Names[c]))
 		case n > l.Capacity || (hidden == 0 && n != l.Capacity):
-			return Errorf(CodeInvalidLevel, "colour %q has %d units, want %d (the capacity)", l.Names[c], n, l.Capacity)
+			return Errorf(CodeInvalidLevel, "colour %q has %d units, want %d (the capacity)", abbreviate(l.Names[c]), n, l.Capacity)
 		}
 		missing += l.Capacity - n
 	}
@@ -204,6 +205,8 @@ func ParseLevel(data []byte) (*Level, error) {
 	switch {
 	case len(s) == 0:
 		return nil, Errorf(CodeInvalidLevel, "empty input: no level")
+	case !utf8.Valid(s):
+		return nil, Errorf(CodeInvalidLevel, "not a level: %d bytes of binary data", len(data))
 	case s[0] == '{':
 		l := new(Level)
 		if err := json.Unmarshal(s, l); err != nil {
@@ -231,16 +234,16 @@ func ParseText(data []byte) (*Level, error) {
 	}
 	n, err := strconv.Atoi(strings.TrimSpace(lines[0]))
 	if err != nil || n < 1 || n > MaxTubes {
-		return nil, Errorf(CodeInvalidLevel, "text level line 1: %q is not a tube count 1..%d", strings.TrimSpace(lines[0]), MaxTubes)
+		return nil, Errorf(CodeInvalidLevel, "text level line 1: %q is not a tube count 1..%d", abbreviate(strings.TrimSpace(lines[0])), MaxTubes)
 	}
 	capacity, err := strconv.Atoi(strings.TrimSpace(lines[1]))
 	if err != nil {
-		return nil, Errorf(CodeInvalidLevel, "text level line 2: %q is not a capacity", strings.TrimSpace(lines[1]))
+		return nil, Errorf(CodeInvalidLevel, "text level line 2: %q is not a capacity", abbreviate(strings.TrimSpace(lines[1])))
 	}
 	body := lines[2:]
 	for i := n; i < len(body); i++ {
 		if strings.TrimSpace(body[i]) != "" {
-			return nil, Errorf(CodeInvalidLevel, "text level line %d: %d tubes were declared but line %q follows them", i+3, n, body[i])
+			return nil, Errorf(CodeInvalidLevel, "text level line %d: %d tubes were declared but line %q follows them", i+3, n, abbreviate(body[i]))
 		}
 	}
 	b := newBuilder()
@@ -266,7 +269,7 @@ func ParseCompact(s string) (*Level, error) {
 	}
 	capacity, err := strconv.Atoi(strings.TrimSpace(head))
 	if err != nil {
-		return nil, Errorf(CodeInvalidLevel, "compact level: %q is not a capacity", strings.TrimSpace(head))
+		return nil, Errorf(CodeInvalidLevel, "compact level: %q is not a capacity", abbreviate(strings.TrimSpace(head)))
 	}
 	b := newBuilder()
 	for _, t := range strings.Split(rest, "|") {
@@ -277,9 +280,10 @@ func ParseCompact(s string) (*Level, error) {
 	return b.level(capacity)
 }
 
+// abbreviate shortens user text quoted in an error message.
 func abbreviate(s string) string {
-	if len(s) > 40 {
-		return s[:40] + "..."
+	if r := []rune(s); len(r) > 40 {
+		return string(r[:40]) + "..."
 	}
 	return s
 }
