@@ -3,6 +3,7 @@ module github.com/decant/decant
 go 1.26.8
 
 require (
+	github.com/disintegration/imaging v1.6.2
 	github.com/gin-gonic/gin v1.12.0
 	github.com/mattn/go-isatty v0.0.24
 	github.com/prometheus/client_golang v1.23.2

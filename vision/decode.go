@@ -23,8 +23,8 @@ const (
 	MinSide   = 240        // shortest side: smaller images cannot show a level legibly
 )
 
-// decode checks the bytes' header and limits, then decodes them to a BGR Mat with the EXIF
-// orientation applied. The caller closes the Mat.
+// decode checks the bytes' header and limits, then decodes them to a BGR Mat; OpenCV applies
+// a JPEG's EXIF orientation. The caller closes the Mat.
 func decode(data []byte) (gocv.Mat, error) {
 	if len(data) == 0 {
 		return gocv.Mat{}, solver.Errorf(solver.CodeUnreadableImage, "no image: the upload is empty")
@@ -52,18 +52,18 @@ func decode(data []byte) (gocv.Mat, error) {
 		// OpenCV 4.6 has no GIF codec: decode in Go (first frame).
 		mat, err = decodeGo(data)
 	} else {
-		mat, err = gocv.IMDecode(data, gocv.IMReadColor|gocv.IMReadIgnoreOrientation)
+		mat, err = gocv.IMDecode(data, gocv.IMReadColor)
 	}
 	if err != nil || mat.Empty() {
 		mat.Close()
 		return gocv.Mat{}, solver.Errorf(solver.CodeUnreadableImage, "the %s data could not be decoded", format)
 	}
-	if mat.Cols() != cfg.Width || mat.Rows() != cfg.Height || mat.Type() != gocv.MatTypeCV8UC3 {
+	// OpenCV applies a JPEG's EXIF orientation, which may swap the sides.
+	sameSize := mat.Cols() == cfg.Width && mat.Rows() == cfg.Height
+	turned := mat.Cols() == cfg.Height && mat.Rows() == cfg.Width && format == "jpeg"
+	if !(sameSize || turned) || mat.Type() != gocv.MatTypeCV8UC3 {
 		mat.Close()
 		return gocv.Mat{}, solver.Errorf(solver.CodeUnreadableImage, "the %s data decodes to a different size than its header says", format)
-	}
-	if format == "jpeg" {
-		return orient(mat, jpegOrientation(data)), nil
 	}
 	return mat, nil
 }
@@ -99,81 +99,4 @@ func complete(data []byte, format string) bool {
 		return len(data) >= 8 && int(binary.LittleEndian.Uint32(data[4:8]))+8 <= len(data)
 	}
 	return true
-}
-
-// orient applies an EXIF orientation (1..8) to mat, closing it if it returns a new Mat.
-func orient(mat gocv.Mat, o int) gocv.Mat {
-	if o <= 1 || o > 8 {
-		return mat
-	}
-	out := gocv.NewMat()
-	switch o {
-	case 2:
-		gocv.Flip(mat, &out, 1)
-	case 3:
-		gocv.Rotate(mat, &out, gocv.Rotate180Clockwise)
-	case 4:
-		gocv.Flip(mat, &out, 0)
-	case 5:
-		tmp := gocv.NewMat()
-		gocv.Rotate(mat, &tmp, gocv.Rotate90Clockwise)
-		gocv.Flip(tmp, &out, 1)
-		tmp.Close()
-	case 6:
-		gocv.Rotate(mat, &out, gocv.Rotate90Clockwise)
-	case 7:
-		tmp := gocv.NewMat()
-		gocv.Rotate(mat, &tmp, gocv.Rotate90CounterClockwise)
-		gocv.Flip(tmp, &out, 1)
-		tmp.Close()
-	case 8:
-		gocv.Rotate(mat, &out, gocv.Rotate90CounterClockwise)
-	}
-	mat.Close()
-	return out
-}
-
-// jpegOrientation returns the EXIF orientation tag of a JPEG (1 when absent or unreadable).
-func jpegOrientation(data []byte) int {
-	p := 2
-	for p+4 <= len(data) && data[p] == 0xFF {
-		marker := data[p+1]
-		size := int(binary.BigEndian.Uint16(data[p+2:]))
-		if marker == 0xDA || size < 2 || p+2+size > len(data) {
-			return 1
-		}
-		seg := data[p+4 : p+2+size]
-		if marker == 0xE1 && len(seg) > 14 && string(seg[:6]) == "Exif\x00\x00" {
-			return tiffOrientation(seg[6:])
-		}
-		p += 2 + size
-	}
-	return 1
-}
-
-func tiffOrientation(t []byte) int {
-	var bo binary.ByteOrder
-	switch string(t[:2]) {
-	case "II":
-		bo = binary.LittleEndian
-	case "MM":
-		bo = binary.BigEndian
-	default:
-		return 1
-	}
-	ifd := int(bo.Uint32(t[4:8]))
-	if ifd+2 > len(t) {
-		return 1
-	}
-	n := int(bo.Uint16(t[ifd:]))
-	for i := range n {
-		e := ifd + 2 + 12*i
-		if e+12 > len(t) {
-			return 1
-		}
-		if bo.Uint16(t[e:]) == 0x0112 {
-			return int(bo.Uint16(t[e+8:]))
-		}
-	}
-	return 1
 }

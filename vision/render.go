@@ -12,6 +12,7 @@ import (
 	"math/rand/v2"
 	"sync"
 
+	"github.com/disintegration/imaging"
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/basicfont"
 	"golang.org/x/image/font/gofont/gobold"
@@ -292,6 +293,8 @@ func Render(l *solver.Level, opts RenderOptions) (*Rendered, error) {
 	for i, t := range l.Tubes {
 		reading.Tubes = append(reading.Tubes, drawTube(img, th, lay, lay.boxes[i], t, colors))
 	}
+	// Phones draw with antialiasing; soften the hard edges the same way.
+	img = toRGBA(imaging.Blur(img, 0.5))
 	out := &Rendered{Image: img, Reading: reading}
 	var buf bytes.Buffer
 	if opts.JPEGQuality > 0 {
@@ -408,6 +411,11 @@ func drawBanner(img *image.RGBA) {
 	btn := image.Rect(w-w/4, b.Min.Y+b.Dy()/4, w-w/25, b.Max.Y-b.Dy()/4)
 	draw.Draw(img, btn, image.NewUniform(rgb(20, 140, 80)), image.Point{}, draw.Src)
 	drawText(img, "Open", float64(b.Dy())*0.22, rgb(255, 255, 255), image.Pt((btn.Min.X+btn.Max.X)/2, (btn.Min.Y+btn.Max.Y)/2), true)
+}
+
+// toRGBA returns img as *image.RGBA without copying when it already is one.
+func toRGBA(img *image.NRGBA) *image.RGBA {
+	return &image.RGBA{Pix: img.Pix, Stride: img.Stride, Rect: img.Rect} // opaque: NRGBA = RGBA
 }
 
 var (
