@@ -198,6 +198,12 @@ func (s *server) read(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
+	release, err := s.acquire(c.Request.Context())
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	defer release()
 	if in.image == nil {
 		s.fail(c, solver.Errorf(solver.CodeInvalidArgument, "/api/read takes a screenshot, not a level"))
 		return
@@ -230,6 +236,12 @@ func (s *server) solve(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
+	release, err := s.acquire(c.Request.Context())
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	defer release()
 	var shot Screenshot
 	if in.image != nil {
 		if shot, err = s.readImage(c.Request.Context(), in.image); err != nil {
@@ -259,15 +271,19 @@ func (s *server) solve(c *gin.Context) {
 	c.JSON(http.StatusOK, resp)
 }
 
-// search runs the solver in one of the limited slots, under the request's context and the
-// configured timeout.
-func (s *server) search(ctx context.Context, l *solver.Level, opts solver.Options) (solver.Plan, solver.Stats, error) {
+// acquire waits for one of the limited slots in which screenshots are read and levels solved:
+// both take a core and up to hundreds of megabytes.
+func (s *server) acquire(ctx context.Context) (release func(), err error) {
 	select {
 	case s.slots <- struct{}{}:
-		defer func() { <-s.slots }()
+		return func() { <-s.slots }, nil
 	case <-ctx.Done():
-		return solver.Plan{}, solver.Stats{}, solver.Errorf(solver.CodeBudgetExhausted, "the request ended while waiting for a free search slot")
+		return nil, solver.Errorf(solver.CodeBudgetExhausted, "the request ended while waiting for a free slot")
 	}
+}
+
+// search runs the solver under the request's context and the configured timeout.
+func (s *server) search(ctx context.Context, l *solver.Level, opts solver.Options) (solver.Plan, solver.Stats, error) {
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
 	defer cancel()
 	start := time.Now()

@@ -221,3 +221,37 @@ func TestSearchBudget(t *testing.T) {
 		t.Fatalf("got %d %s stopped %q", rec.Code, got.Status, got.Stats.Stopped)
 	}
 }
+
+// blockingReader holds every read until release is closed.
+type blockingReader struct {
+	started chan struct{}
+	release chan struct{}
+}
+
+func (b blockingReader) Read(ctx context.Context, data []byte) (Screenshot, error) {
+	b.started <- struct{}{}
+	<-b.release
+	return fakeReader{"3: red blue red | blue red blue | |"}.Read(ctx, data)
+}
+
+// Work beyond MaxSearches waits for a slot, and gives up with its request.
+func TestSlots(t *testing.T) {
+	br := blockingReader{make(chan struct{}), make(chan struct{})}
+	h := newTestServer(t, Config{Reader: br, MaxSearches: 1})
+	done := make(chan int)
+	go func() { done <- do(t, h, "POST", "/api/read", "image/png", []byte(pngMagic)).Code }()
+	<-br.started // the only slot is taken
+
+	ctx, cancel := context.WithCancel(context.Background())
+	req := httptest.NewRequest("POST", "/api/solve", strings.NewReader("3: red blue red | blue red blue | |")).WithContext(ctx)
+	rec := httptest.NewRecorder()
+	cancel()
+	h.ServeHTTP(rec, req)
+	if rec.Code != http.StatusServiceUnavailable || !strings.Contains(rec.Body.String(), "budget_exhausted") {
+		t.Fatalf("waiting request: %d %s", rec.Code, rec.Body)
+	}
+	close(br.release)
+	if code := <-done; code != http.StatusOK {
+		t.Fatalf("first request: %d", code)
+	}
+}

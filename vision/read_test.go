@@ -10,6 +10,8 @@ import (
 	"os"
 	"testing"
 
+	"gocv.io/x/gocv"
+
 	"github.com/decant/decant/solver"
 )
 
@@ -105,6 +107,36 @@ func TestReadHonoursEXIFOrientation(t *testing.T) {
 	}
 	if g, w := got.Level.Canonical(), l.Canonical(); g != w {
 		t.Errorf("got %s, want %s", g, w)
+	}
+}
+
+// A WebP screenshot (OpenCV encodes one from the PNG fixture) reads like the PNG.
+func TestReadWebP(t *testing.T) {
+	data, err := os.ReadFile("../testdata/seed-98.png")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	buf, err := gocv.IMEncodeWithParams(".webp", m, []int{gocv.IMWriteWebpQuality, 85})
+	if err != nil {
+		t.Fatal(err)
+	}
+	webp := append([]byte(nil), buf.GetBytes()...)
+	buf.Close()
+	png, err := Read(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Read(webp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Level.Canonical() != png.Level.Canonical() {
+		t.Errorf("WebP: %s\nPNG:  %s", got.Level.Canonical(), png.Level.Canonical())
 	}
 }
 

@@ -19,7 +19,7 @@ func serveFlags(fs *flag.FlagSet) func(context.Context, *env, []string) error {
 	timeout := fs.Duration("timeout", 10*time.Second, "longest search per request")
 	maxUploadMB := fs.Int("max-upload", 20, "largest upload in MiB")
 	maxMemMB := fs.Int("max-memory", 256, "memory budget per search in MiB")
-	searches := fs.Int("searches", 2, "searches at once")
+	searches := fs.Int("searches", 2, "screenshots read or levels solved at once")
 	return func(ctx context.Context, e *env, args []string) error {
 		if len(args) != 0 {
 			return &usageError{"serve takes no arguments"}
