@@ -178,12 +178,7 @@ func (s *server) multipartFile(c *gin.Context) ([]byte, error) {
 
 // isImage tells image bytes from level text by their signature.
 func isImage(data []byte) bool {
-	for _, sig := range []string{"\x89PNG", "\xFF\xD8\xFF", "GIF8", "BM"} {
-		if strings.HasPrefix(string(data[:min(len(data), 4)]), sig) {
-			return true
-		}
-	}
-	return len(data) >= 12 && string(data[:4]) == "RIFF" && string(data[8:12]) == "WEBP"
+	return strings.HasPrefix(http.DetectContentType(data), "image/")
 }
 
 // readingDoc describes how a screenshot was read.
@@ -192,15 +187,23 @@ type readingDoc struct {
 	Reasons    []string `json:"reasons"`
 }
 
-func (s *server) read(c *gin.Context) {
+// admit reads a request's input and waits for a slot to work on it. When it returns false it
+// has answered the request with the error.
+func (s *server) admit(c *gin.Context) (in input, release func(), ok bool) {
 	in, err := s.readInput(c)
-	if err != nil {
-		s.fail(c, err)
-		return
+	if err == nil {
+		release, err = s.acquire(c.Request.Context())
 	}
-	release, err := s.acquire(c.Request.Context())
 	if err != nil {
 		s.fail(c, err)
+		return input{}, nil, false
+	}
+	return in, release, true
+}
+
+func (s *server) read(c *gin.Context) {
+	in, release, ok := s.admit(c)
+	if !ok {
 		return
 	}
 	defer release()
@@ -231,18 +234,13 @@ type solveResponse struct {
 }
 
 func (s *server) solve(c *gin.Context) {
-	in, err := s.readInput(c)
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	release, err := s.acquire(c.Request.Context())
-	if err != nil {
-		s.fail(c, err)
+	in, release, ok := s.admit(c)
+	if !ok {
 		return
 	}
 	defer release()
 	var shot Screenshot
+	var err error
 	if in.image != nil {
 		if shot, err = s.readImage(c.Request.Context(), in.image); err != nil {
 			s.fail(c, err)

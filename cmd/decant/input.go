@@ -1,12 +1,13 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
+	"strings"
 
 	"github.com/decant/decant/solver"
 )
@@ -38,14 +39,9 @@ func readInput(e *env, name string) ([]byte, error) {
 	return data, nil
 }
 
-// isImage tells image bytes (PNG, JPEG, GIF, WebP, BMP) from level text by their signature.
+// isImage tells image bytes (PNG, JPEG, WebP, GIF, BMP) from level text by their signature.
 func isImage(data []byte) bool {
-	for _, sig := range [][]byte{{0x89, 'P', 'N', 'G'}, {0xFF, 0xD8, 0xFF}, []byte("GIF8"), []byte("BM")} {
-		if bytes.HasPrefix(data, sig) {
-			return true
-		}
-	}
-	return len(data) >= 12 && string(data[:4]) == "RIFF" && string(data[8:12]) == "WEBP"
+	return strings.HasPrefix(http.DetectContentType(data), "image/")
 }
 
 // writeJSON prints v as indented JSON.
