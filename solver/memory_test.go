@@ -1,0 +1,47 @@
+package solver
+
+import (
+	"context"
+	"runtime"
+	"testing"
+	"time"
+)
+
+// TestMemoryBudget runs searches that outgrow their memory budget and samples the heap while
+// they run: it must stop them (unknown, stopped by "memory") before the heap, garbage
+// included, grows past twice the budget. (The accounting aims at the budget itself; the margin
+// absorbs the garbage collector's timing.)
+func TestMemoryBudget(t *testing.T) {
+	const budget = 24 << 20
+	for _, l := range []*Level{Deal(3, 24, 4, 2), Deal(1, 28, 4, 2)} {
+		runtime.GC()
+		var base runtime.MemStats
+		runtime.ReadMemStats(&base)
+		peak := make(chan uint64)
+		stop := make(chan struct{})
+		go func() {
+			var m runtime.MemStats
+			var top uint64
+			for {
+				runtime.ReadMemStats(&m)
+				top = max(top, m.HeapAlloc)
+				select {
+				case <-stop:
+					peak <- top
+					return
+				case <-time.After(time.Millisecond):
+				}
+			}
+		}()
+		plan, stats, err := Solve(context.Background(), l, Options{MaxMemory: budget})
+		close(stop)
+		grown := int64(<-peak) - int64(base.HeapAlloc)
+		if err != nil || plan.Status != StatusUnknown || stats.Stopped != "memory" {
+			t.Fatalf("got %s stopped by %q (%v), want unknown stopped by memory", plan.Status, stats.Stopped, err)
+		}
+		if grown > 2*budget {
+			t.Errorf("heap grew by %d MB during a search with a %d MB budget", grown>>20, budget>>20)
+		}
+		t.Logf("%d colours: %d states stored, heap grew by %.1f MB of a %d MB budget", l.Colors(), stats.Stored, float64(grown)/(1<<20), budget>>20)
+	}
+}
