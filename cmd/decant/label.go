@@ -64,31 +64,38 @@ func newLabel(file string, r *vision.Reading, err error) label {
 	return l
 }
 
-func labelFlags(fs *flag.FlagSet) func(context.Context, *env, []string) error {
-	out := fs.String("out", "-", "write the labels here, one JSON document a line (- for standard output)")
-	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "screenshots read at once")
-	return func(ctx context.Context, e *env, args []string) error {
-		if len(args) == 0 {
-			return &usageError{"label takes a directory or image files"}
-		}
-		if *workers < 1 {
-			return &usageError{"--workers must be at least 1"}
-		}
-		files, err := listImages(args)
-		if err != nil {
-			return err
-		}
-		w := e.stdout
-		if *out != "-" {
-			f, err := os.Create(*out)
-			if err != nil {
-				return solver.Errorf(solver.CodeInvalidArgument, "creating %s: %v", *out, err)
-			}
-			defer f.Close()
-			w = f
-		}
-		return labelFiles(ctx, e, files, w, *workers)
+// labelCmd is "decant label DIR|FILES... --out labels.jsonl".
+type labelCmd struct {
+	out     string
+	workers int
+}
+
+func (c *labelCmd) Register(fs *flag.FlagSet) {
+	fs.StringVar(&c.out, "out", "-", "write the labels here, one JSON document a line (- for standard output)")
+	fs.IntVar(&c.workers, "workers", runtime.GOMAXPROCS(0), "screenshots read at once")
+}
+
+func (c *labelCmd) Run(ctx context.Context, e *env, args []string) error {
+	if len(args) == 0 {
+		return &usageError{"label takes a directory or image files"}
 	}
+	if c.workers < 1 {
+		return &usageError{"--workers must be at least 1"}
+	}
+	files, err := listImages(args)
+	if err != nil {
+		return err
+	}
+	w := e.stdout
+	if c.out != "-" {
+		f, err := os.Create(c.out)
+		if err != nil {
+			return solver.Errorf(solver.CodeInvalidArgument, "creating %s: %v", c.out, err)
+		}
+		defer f.Close()
+		w = f
+	}
+	return labelFiles(ctx, e, files, w, c.workers)
 }
 
 // listImages expands directories (their image files, sorted) and keeps files as given.

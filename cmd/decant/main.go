@@ -39,19 +39,27 @@ type env struct {
 	stdout, stderr io.Writer
 }
 
-// command is one subcommand with its own flag set.
+// subcommand is one of decant's commands: a small type holding its flags.
+type subcommand interface {
+	// Register adds the command's flags to fs.
+	Register(fs *flag.FlagSet)
+	// Run runs the command on the arguments left after the flags.
+	Run(ctx context.Context, e *env, args []string) error
+}
+
+// command names a subcommand for usage and help.
 type command struct {
 	name, args, summary string
-	flags               func(fs *flag.FlagSet) func(ctx context.Context, e *env, args []string) error
+	new                 func() subcommand // nil for help
 }
 
 func commands() []command {
 	return []command{
-		{"solve", "FILE", "solve a level file or a screenshot: print the shortest plan", solveFlags},
-		{"read", "IMAGE", "read a screenshot into a level", readFlags},
-		{"label", "DIR|FILES...", "batch-read screenshots into a JSON-lines file of levels", labelFlags},
-		{"render", "LEVEL", "draw a level as a phone screenshot (or its plan as an animated GIF)", renderFlags},
-		{"serve", "", "run the HTTP service with its upload page", serveFlags},
+		{"solve", "FILE", "solve a level file or a screenshot: print the shortest plan", func() subcommand { return &solveCmd{} }},
+		{"read", "IMAGE", "read a screenshot into a level", func() subcommand { return &readCmd{} }},
+		{"label", "DIR|FILES...", "batch-read screenshots into a JSON-lines file of levels", func() subcommand { return &labelCmd{} }},
+		{"render", "LEVEL", "draw a level as a phone screenshot (or its plan as an animated GIF)", func() subcommand { return &renderCmd{} }},
+		{"serve", "", "run the HTTP service with its upload page", func() subcommand { return &serveCmd{} }},
 		{"help", "[COMMAND]", "show this help, or a command's flags", nil},
 	}
 }
@@ -81,7 +89,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return nil
 	}
 	for _, c := range commands() {
-		if c.name != name || c.flags == nil {
+		if c.name != name || c.new == nil {
 			continue
 		}
 		fs := flag.NewFlagSet("decant "+c.name, flag.ContinueOnError)
@@ -90,14 +98,15 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			fmt.Fprintf(stderr, "usage: decant %s [flags] %s\n\n%s.\n\nflags:\n", c.name, c.args, c.summary)
 			fs.PrintDefaults()
 		}
-		runCmd := c.flags(fs)
+		sub := c.new()
+		sub.Register(fs)
 		if err := fs.Parse(interleave(fs, rest)); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
 				return nil
 			}
 			return &usageError{err.Error()}
 		}
-		err := runCmd(ctx, e, fs.Args())
+		err := sub.Run(ctx, e, fs.Args())
 		var u *usageError
 		if errors.As(err, &u) {
 			fs.Usage()

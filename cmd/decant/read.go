@@ -10,32 +10,38 @@ import (
 	"github.com/decant/decant/vision"
 )
 
-func readFlags(fs *flag.FlagSet) func(context.Context, *env, []string) error {
-	jsonOut := fs.Bool("json", false, "print the level document (JSON) instead of text")
-	return func(ctx context.Context, e *env, args []string) error {
-		if len(args) != 1 {
-			return &usageError{"read takes exactly one IMAGE (- for standard input)"}
-		}
-		data, err := readInput(e, args[0])
-		if err == nil && !isImage(data) {
-			err = solver.Errorf(solver.CodeUnreadableImage, "%s is not a PNG, JPEG, WebP, GIF or BMP image", args[0])
-		}
-		var r *vision.Reading
-		if err == nil {
-			r, err = vision.Read(data)
-		}
-		if *jsonOut {
-			if err != nil {
-				return asJSON(e, err)
-			}
-			return writeJSON(e.stdout, r.Level)
-		}
-		if r != nil && r.Level != nil {
-			fmt.Fprint(e.stdout, describeReading(r))
-			fmt.Fprint(e.stdout, tubeListing(r.Level))
-		}
-		return err
+// readCmd is "decant read IMAGE".
+type readCmd struct {
+	json bool
+}
+
+func (c *readCmd) Register(fs *flag.FlagSet) {
+	fs.BoolVar(&c.json, "json", false, "print the level document (JSON) instead of text")
+}
+
+func (c *readCmd) Run(ctx context.Context, e *env, args []string) error {
+	if len(args) != 1 {
+		return &usageError{"read takes exactly one IMAGE (- for standard input)"}
 	}
+	data, err := readInput(e, args[0])
+	if err == nil && !isImage(data) {
+		err = solver.Errorf(solver.CodeUnreadableImage, "%s is not a PNG, JPEG, WebP, GIF or BMP image", args[0])
+	}
+	var r *vision.Reading
+	if err == nil {
+		r, err = vision.Read(data)
+	}
+	if c.json {
+		if err != nil {
+			return asJSON(e, err)
+		}
+		return writeJSON(e.stdout, r.Level)
+	}
+	if r != nil && r.Level != nil {
+		fmt.Fprint(e.stdout, describeReading(r))
+		fmt.Fprint(e.stdout, tubeListing(r.Level))
+	}
+	return err
 }
 
 // describeReading is a one-paragraph summary of a reading.

@@ -51,28 +51,36 @@ func (s *searchFlags) context(ctx context.Context) (context.Context, context.Can
 	return context.WithCancel(ctx)
 }
 
-func solveFlags(fs *flag.FlagSet) func(context.Context, *env, []string) error {
-	var sf searchFlags
-	sf.register(fs, time.Minute)
-	jsonOut := fs.Bool("json", false, "print the plan document (JSON) instead of text")
-	annotate := fs.String("annotate", "", "write the screenshot (a rendered one for level files) with tube numbers and the plan to this PNG file")
-	return func(ctx context.Context, e *env, args []string) error {
-		if len(args) != 1 {
-			return &usageError{"solve takes exactly one FILE (a level or a screenshot; - for standard input)"}
-		}
-		opts, err := sf.options()
-		if err != nil {
-			return err
-		}
-		err = solveFile(ctx, e, args[0], opts, &sf, *jsonOut, *annotate)
-		if *jsonOut {
-			return asJSON(e, err)
-		}
-		return err
-	}
+// solveCmd is "decant solve FILE".
+type solveCmd struct {
+	search   searchFlags
+	json     bool
+	annotate string
 }
 
-func solveFile(ctx context.Context, e *env, name string, opts solver.Options, sf *searchFlags, jsonOut bool, annotate string) error {
+func (c *solveCmd) Register(fs *flag.FlagSet) {
+	c.search.register(fs, time.Minute)
+	fs.BoolVar(&c.json, "json", false, "print the plan document (JSON) instead of text")
+	fs.StringVar(&c.annotate, "annotate", "", "write the screenshot (a rendered one for level files) with tube numbers and the plan to this PNG file")
+}
+
+func (c *solveCmd) Run(ctx context.Context, e *env, args []string) error {
+	if len(args) != 1 {
+		return &usageError{"solve takes exactly one FILE (a level or a screenshot; - for standard input)"}
+	}
+	opts, err := c.search.options()
+	if err != nil {
+		return err
+	}
+	err = c.solveFile(ctx, e, args[0], opts)
+	if c.json {
+		return asJSON(e, err)
+	}
+	return err
+}
+
+// solveFile reads a level or a screenshot, solves it and reports the plan.
+func (c *solveCmd) solveFile(ctx context.Context, e *env, name string, opts solver.Options) error {
 	data, err := readInput(e, name)
 	if err != nil {
 		return err
@@ -86,24 +94,24 @@ func solveFile(ctx context.Context, e *env, name string, opts solver.Options, sf
 			return err
 		}
 		level = reading.Level
-		if !jsonOut {
+		if !c.json {
 			fmt.Fprint(e.stdout, describeReading(reading))
 		}
 	} else if level, err = solver.ParseLevel(data); err != nil {
 		return err
 	}
-	sctx, cancel := sf.context(ctx)
+	sctx, cancel := c.search.context(ctx)
 	defer cancel()
 	plan, stats, err := solver.Solve(sctx, level, opts)
 	if err != nil {
 		return err
 	}
-	if annotate != "" {
-		if err := writeAnnotated(annotate, data, reading, level, plan); err != nil {
+	if c.annotate != "" {
+		if err := writeAnnotated(c.annotate, data, reading, level, plan); err != nil {
 			return err
 		}
 	}
-	if jsonOut {
+	if c.json {
 		if _, err := e.stdout.Write(solver.NewReport(level, plan, stats).JSON()); err != nil {
 			return err
 		}
@@ -111,8 +119,8 @@ func solveFile(ctx context.Context, e *env, name string, opts solver.Options, sf
 		fmt.Fprint(e.stdout, plan.Format(level))
 		fmt.Fprintf(e.stdout, "search: %s, %d states expanded, %d stored, %.1f ms\n",
 			stats.Algorithm, stats.Expanded, stats.Stored, float64(stats.Elapsed.Microseconds())/1000)
-		if annotate != "" {
-			fmt.Fprintf(e.stdout, "annotated image: %s\n", annotate)
+		if c.annotate != "" {
+			fmt.Fprintf(e.stdout, "annotated image: %s\n", c.annotate)
 		}
 	}
 	switch plan.Status {
