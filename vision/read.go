@@ -75,6 +75,9 @@ func (f *frame) read(r *Reading) error {
 	if len(boxes) < 3 {
 		return solver.Errorf(solver.CodeNoPuzzle, "no water-sort level found: %d tube-shaped outlines, a level has at least 3", len(boxes))
 	}
+	if len(boxes) > solver.MaxTubes {
+		return solver.Errorf(solver.CodeNoPuzzle, "no water-sort level found: %d tube-shaped outlines, more than a level has (%d)", len(boxes), solver.MaxTubes)
+	}
 	cols := make([]column, len(boxes))
 	filled := 0
 	for i, b := range boxes {
@@ -96,6 +99,9 @@ func (f *frame) read(r *Reading) error {
 	total, capacity := 0, 0
 	for i, c := range cols {
 		counts[i] = unitsIn(c, unit)
+		if counts[i] > solver.MaxCapacity {
+			return solver.Errorf(solver.CodeNoPuzzle, "no water-sort level found: tube %d would hold %d layers, more than a tube holds (%d)", i+1, counts[i], solver.MaxCapacity)
+		}
 		capacity = max(capacity, counts[i])
 		for j := range counts[i] {
 			samples = append(samples, f.sampleUnit(unitPatch(c, unit, j)))
@@ -103,6 +109,9 @@ func (f *frame) read(r *Reading) error {
 		total += counts[i]
 	}
 	capacity = fitCapacity(capacity, total, cols, unit)
+	if capacity < 2 {
+		r.doubt(0.3, "no tube holds more than one layer")
+	}
 	f.geometry(r, cols, counts, unit)
 	tubes, err := r.colors(cols, counts, samples, capacity)
 	if err != nil {
@@ -253,7 +262,8 @@ func (r *Reading) checkClusters(means []lab, members [][]lab) {
 	}
 	sort.Float64s(ds)
 	if len(ds) > 0 && ds[0] < 4 {
-		r.doubt(0.6, "two colours differ by only ΔE %.1f", ds[0])
+		// Games never draw two colours this alike: the count rule split one colour.
+		r.doubt(0.4, "two colours differ by only ΔE %.1f", ds[0])
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"hash/crc32"
 	"image"
+	"image/color"
 	"image/jpeg"
 	"image/png"
 	"os"
@@ -75,6 +76,32 @@ func TestReadRejects(t *testing.T) {
 				t.Errorf("message %q does not say what is wrong", err)
 			}
 		})
+	}
+}
+
+// Tubes filled with hundreds of thin stripes are no level: Read must say so promptly rather
+// than cluster thousands of "units" (a fuzzed input once stalled it).
+func TestReadStripedTubes(t *testing.T) {
+	l := fixtureLevels(t)["deal5x3"]
+	r, err := Render(l, RenderOptions{Theme: "light", Width: 540, Height: 1200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	img := r.Image
+	for _, tube := range r.Reading.Tubes {
+		b := tube.Box
+		for y := b.Min.Y + b.Dy()/5; y < b.Max.Y-b.Dx()/2; y++ {
+			for x := b.Min.X + b.Dx()/4; x < b.Max.X-b.Dx()/4; x++ {
+				img.Set(x, y, color.RGBA{uint8(97 * (y / 2) % 256), uint8(31 * (y / 2) % 256), 200, 255})
+			}
+		}
+	}
+	got, err := Read(encodePNG(t, img))
+	if got != nil && got.Level != nil {
+		t.Logf("read %s confidence %.2f %v", got.Level.Compact(), got.Confidence, got.Reasons)
+	}
+	if code := solver.ErrorCode(err); code != solver.CodeNoPuzzle && code != solver.CodeLowConfidence {
+		t.Fatalf("got %v, want no_puzzle or low_confidence", err)
 	}
 }
 
