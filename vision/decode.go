@@ -19,7 +19,8 @@ import (
 // Limits on what Read accepts.
 const (
 	MaxBytes  = 40 << 20   // encoded size
-	MaxPixels = 40_000_000 // decoded width × height, checked before decoding
+	MaxPixels = 25_000_000 // decoded width × height, checked before decoding
+	maxScans  = 64         // JPEG scans: each one is a pass over the whole image
 	MinSide   = 240        // shortest side: smaller images cannot show a level legibly
 )
 
@@ -46,6 +47,12 @@ func decode(data []byte) (gocv.Mat, error) {
 	}
 	if !complete(data, format) {
 		return gocv.Mat{}, solver.Errorf(solver.CodeUnreadableImage, "the %s file is truncated", format)
+	}
+	// A progressive JPEG can repeat tiny scans thousands of times, each decoded over the whole
+	// image: a few kilobytes that take minutes. Entropy-coded data never holds FF DA, so this
+	// counts scans (or overcounts).
+	if n := bytes.Count(data, []byte{0xFF, 0xDA}); format == "jpeg" && n > maxScans {
+		return gocv.Mat{}, solver.Errorf(solver.CodeUnreadableImage, "the JPEG has %d scans; more than %d is not a screenshot", n, maxScans)
 	}
 	var mat gocv.Mat
 	if format == "gif" {

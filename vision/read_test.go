@@ -9,6 +9,7 @@ import (
 	"image/jpeg"
 	"image/png"
 	"os"
+	"strings"
 	"testing"
 
 	"gocv.io/x/gocv"
@@ -206,4 +207,25 @@ func FuzzRead(f *testing.F) {
 			t.Fatalf("a reading without its level or geometry: %+v", r)
 		}
 	})
+}
+
+// A JPEG that repeats its scan thousands of times is refused before decoding.
+func TestReadRefusesScanBomb(t *testing.T) {
+	img := image.NewRGBA(image.Rect(0, 0, 300, 300))
+	var buf bytes.Buffer
+	if err := jpeg.Encode(&buf, img, nil); err != nil {
+		t.Fatal(err)
+	}
+	data := buf.Bytes()
+	sos := bytes.Index(data, []byte{0xFF, 0xDA})
+	scan := data[sos : len(data)-2] // SOS header and entropy data, without EOI
+	bomb := append([]byte{}, data[:sos]...)
+	for range 1000 {
+		bomb = append(bomb, scan...)
+	}
+	bomb = append(bomb, 0xFF, 0xD9)
+	_, err := Read(bomb)
+	if solver.ErrorCode(err) != solver.CodeUnreadableImage || !strings.Contains(err.Error(), "scans") {
+		t.Fatalf("got %v, want unreadable_image naming the scans", err)
+	}
 }
