@@ -21,6 +21,7 @@ const (
 	MaxBytes  = 40 << 20   // encoded size
 	MaxPixels = 25_000_000 // decoded width × height, checked before decoding
 	maxScans  = 64         // JPEG scans: each one is a pass over the whole image
+	maxAspect = 4          // long side over short side: phones are about 2.2, tablets 1.3
 	MinSide   = 240        // shortest side: smaller images cannot show a level legibly
 )
 
@@ -44,6 +45,8 @@ func decode(data []byte) (gocv.Mat, error) {
 		return gocv.Mat{}, solver.Errorf(solver.CodeImageTooLarge, "image is %d×%d pixels; the limit is %d megapixels", w, h, MaxPixels/1_000_000)
 	case min(w, h) < MinSide:
 		return gocv.Mat{}, solver.Errorf(solver.CodeImageTooSmall, "image is %d×%d pixels; a screenshot needs at least %d on each side", w, h, MinSide)
+	case max(w, h) > maxAspect*min(w, h):
+		return gocv.Mat{}, solver.Errorf(solver.CodeNoPuzzle, "image is %d×%d pixels: no screen is that long and thin (at most %d:1)", w, h, maxAspect)
 	}
 	if !complete(data, format) {
 		return gocv.Mat{}, solver.Errorf(solver.CodeUnreadableImage, "the %s file is truncated", format)
