@@ -22,23 +22,43 @@ const maxArrows = 3
 // pours of the plan as numbered arrows from tube to tube, and a legend with the whole plan.
 // The reading must come from this image (or be a rendering's ground truth). It returns a PNG.
 func Annotate(data []byte, r *Reading, plan solver.Plan) ([]byte, error) {
-	mat, err := r.image(data)
+	mat, err := annotated(data, r, plan)
 	if err != nil {
 		return nil, err
 	}
 	defer mat.Close()
+	// PNG encoding is most of Annotate's time (libpng, at its fastest setting).
+	buf, err := gocv.IMEncodeWithParams(gocv.PNGFileExt, mat, []int{gocv.IMWritePngCompression, 1})
+	if err != nil {
+		return nil, solver.Errorf(solver.CodeInternal, "encoding the annotated image: %v", err)
+	}
+	defer buf.Close()
+	return append([]byte(nil), buf.GetBytes()...), nil
+}
+
+// annotated returns the screenshot with the plan drawn on it; the caller closes the Mat.
+func annotated(data []byte, r *Reading, plan solver.Plan) (mat gocv.Mat, err error) {
+	mat, err = r.image(data)
+	if err != nil {
+		return mat, err
+	}
+	defer func() {
+		if err != nil {
+			mat.Close()
+		}
+	}()
 	if r == nil || r.Level == nil || mat.Cols() != r.Width || mat.Rows() != r.Height || len(r.Tubes) != len(r.Level.Tubes) {
-		return nil, solver.Errorf(solver.CodeInvalidArgument, "the reading does not belong to this %d×%d image", mat.Cols(), mat.Rows())
+		return mat, solver.Errorf(solver.CodeInvalidArgument, "the reading does not belong to this %d×%d image", mat.Cols(), mat.Rows())
 	}
 	bounds := image.Rect(0, 0, mat.Cols(), mat.Rows())
 	for i, t := range r.Tubes {
 		if !t.Box.In(bounds) || t.Box.Empty() {
-			return nil, solver.Errorf(solver.CodeInvalidArgument, "tube %d's box %v lies outside the image", i+1, t.Box)
+			return mat, solver.Errorf(solver.CodeInvalidArgument, "tube %d's box %v lies outside the image", i+1, t.Box)
 		}
 	}
 	for i, m := range plan.Moves {
 		if m.From < 0 || m.From >= len(r.Tubes) || m.To < 0 || m.To >= len(r.Tubes) {
-			return nil, solver.Errorf(solver.CodeInvalidPlan, "move %d names a tube outside 1..%d", i+1, len(r.Tubes))
+			return mat, solver.Errorf(solver.CodeInvalidPlan, "move %d names a tube outside 1..%d", i+1, len(r.Tubes))
 		}
 	}
 	a := annotator{img: &mat, bounds: bounds, tw: r.Tubes[0].Box.Dx()}
@@ -49,12 +69,7 @@ func Annotate(data []byte, r *Reading, plan solver.Plan) ([]byte, error) {
 		a.tubeNumber(t.Box, i+1)
 	}
 	a.legend(legendLines(r.Level, plan), r.Tubes)
-	buf, err := gocv.IMEncodeWithParams(gocv.PNGFileExt, mat, []int{gocv.IMWritePngCompression, 1})
-	if err != nil {
-		return nil, solver.Errorf(solver.CodeInternal, "encoding the annotated image: %v", err)
-	}
-	defer buf.Close()
-	return append([]byte(nil), buf.GetBytes()...), nil
+	return mat, nil
 }
 
 // image returns a Mat to draw on: a copy of the pixels Read kept, or data decoded afresh.

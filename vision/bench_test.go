@@ -65,6 +65,26 @@ func BenchmarkAnnotate(b *testing.B) {
 	}
 }
 
+// BenchmarkAnnotateDraw is Annotate without the PNG encoding: copying the pixels and drawing.
+func BenchmarkAnnotateDraw(b *testing.B) {
+	data := benchFixture(b)
+	r, err := Read(data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	plan, _, err := solver.Solve(b.Context(), r.Level, solver.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		m, err := annotated(data, r, plan)
+		if err != nil {
+			b.Fatal(err)
+		}
+		m.Close()
+	}
+}
+
 // BenchmarkReadReal reads every real screenshot in ../shared once per iteration.
 func BenchmarkReadReal(b *testing.B) {
 	truth := loadTruth(b)
