@@ -149,11 +149,30 @@ func segments(b image.Rectangle, in, out []lab, minLen int) []segment {
 			segs = append(segs[:i], segs[i+1:]...)
 		}
 	}
-	for i := range segs {
-		s := &segs[i]
-		o := meanLab(out[s.y0-b.Min.Y : s.y1-b.Min.Y])
-		s.liquid = deltaE(s.color, o) > liquidDE
-		s.short = s.len() < minLen
+	classify := func() {
+		for i := range segs {
+			s := &segs[i]
+			o := meanLab(out[s.y0-b.Min.Y : s.y1-b.Min.Y])
+			s.liquid = deltaE(s.color, o) > liquidDE
+			s.short = s.len() < minLen
+		}
+	}
+	classify()
+	// A small hidden unit's glyph and JPEG's noisy chroma in the dark can break one unit into
+	// short pieces: neighbouring short pieces that are dark, alike and stand out from the
+	// background are one run.
+	merged := false
+	for i := len(segs) - 1; i > 0; i-- {
+		a, c := segs[i], segs[i-1]
+		if a.short && c.short && a.liquid && c.liquid && a.color.L < 40 && c.color.L < 40 && deltaE(a.color, c.color) < meniscusDE {
+			segs[i-1] = segment{y0: a.y0, y1: c.y1}
+			segs[i-1].color = colorOf(segs[i-1])
+			segs = append(segs[:i], segs[i+1:]...)
+			merged = true
+		}
+	}
+	if merged {
+		classify()
 	}
 	return segs
 }
