@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -30,7 +31,31 @@ type Level struct {
 	Tubes    [][]Color
 	// Names[c] is the name of colour c; Names[0] is unused.
 	Names []string
+	// Curtains, when not nil, has one entry a tube: a colour for a tube covered by a curtain
+	// that opens once that colour is complete (its contents unseen, its Tubes entry empty), 0
+	// for an open tube.
+	Curtains []Color
 }
+
+// CurtainPrefix marks a curtain tube in the text forms: a tube written as the one token
+// "curtain:orange" is covered until orange is complete.
+const CurtainPrefix = "curtain:"
+
+// Tokens returns tube i as written in the text forms: colour names bottom to top, "?" for a
+// hidden unit, or the single token CurtainPrefix+colour for a curtain tube.
+func (l *Level) Tokens(i int) []string {
+	if l.Curtained(i) {
+		return []string{CurtainPrefix + l.Name(l.Curtains[i])}
+	}
+	out := make([]string, len(l.Tubes[i]))
+	for j, c := range l.Tubes[i] {
+		out[j] = l.Name(c)
+	}
+	return out
+}
+
+// Curtained reports whether tube i is covered by a curtain.
+func (l *Level) Curtained(i int) bool { return i < len(l.Curtains) && l.Curtains[i] != 0 }
 
 // Colors is the number of distinct colours in the level (hidden units not counted).
 func (l *Level) Colors() int { return len(l.Names) - 1 }
@@ -44,6 +69,16 @@ func (l *Level) Name(c Color) string {
 		return l.Names[c]
 	}
 	return fmt.Sprintf("#%d", c)
+}
+
+// HasCurtains reports whether any tube is covered by a curtain.
+func (l *Level) HasCurtains() bool {
+	for i := range l.Tubes {
+		if l.Curtained(i) {
+			return true
+		}
+	}
+	return false
 }
 
 // HasHidden reports whether any unit is hidden.
@@ -60,7 +95,7 @@ func (l *Level) HasHidden() bool {
 
 // Clone returns a deep copy of l.
 func (l *Level) Clone() *Level {
-	c := &Level{Capacity: l.Capacity, Names: append([]string(nil), l.Names...)}
+	c := &Level{Capacity: l.Capacity, Names: append([]string(nil), l.Names...), Curtains: append([]Color(nil), l.Curtains...)}
 	c.Tubes = make([][]Color, len(l.Tubes))
 	for i, t := range l.Tubes {
 		c.Tubes[i] = append([]Color{}, t...)
@@ -102,6 +137,22 @@ func (l *Level) Validate() error {
 	if l.Colors() > MaxColors {
 		return Errorf(CodeInvalidLevel, "level has %d colours; the state encoding holds at most %d", l.Colors(), MaxColors)
 	}
+	if l.Curtains != nil && len(l.Curtains) != len(l.Tubes) {
+		return Errorf(CodeInvalidLevel, "%d curtain entries for %d tubes", len(l.Curtains), len(l.Tubes))
+	}
+	curtainColor := make([]bool, len(l.Names))
+	for i, c := range l.Curtains {
+		switch {
+		case c == 0:
+		case c == Hidden || int(c) >= len(l.Names):
+			return Errorf(CodeInvalidLevel, "tube %d's curtain has unknown colour id %d", i+1, c)
+		case len(l.Tubes[i]) > 0:
+			return Errorf(CodeInvalidLevel, "tube %d is behind a curtain but lists units", i+1)
+		default:
+			curtainColor[c] = true
+		}
+	}
+	covered := l.HasCurtains() // unseen units: colour counts are known only to be at most the capacity
 	counts := make([]int, len(l.Names))
 	hidden, units := 0, 0
 	for i, t := range l.Tubes {
@@ -127,12 +178,15 @@ func (l *Level) Validate() error {
 	for c := 1; c < len(counts); c++ {
 		n := counts[c]
 		switch {
-		case n == 0:
+		case n == 0 && !curtainColor[c]:
 			return Errorf(CodeInvalidLevel, "colour %q is named but has no units", abbreviate(l.Names[c]))
-		case n > l.Capacity || (hidden == 0 && n != l.Capacity):
+		case n > l.Capacity || (hidden == 0 && !covered && n != l.Capacity):
 			return Errorf(CodeInvalidLevel, "colour %q has %d units, want %d (the capacity)", abbreviate(l.Names[c]), n, l.Capacity)
 		}
 		missing += l.Capacity - n
+	}
+	if covered {
+		return nil // the curtains hide an unknown number of units
 	}
 	if hidden > 0 && hidden%l.Capacity != missing%l.Capacity {
 		return Errorf(CodeInvalidLevel, "%d hidden units cannot complete the visible colours (%d units missing from them)", hidden, missing)
@@ -145,49 +199,93 @@ func (l *Level) Validate() error {
 
 // builder collects tubes with colour names and turns them into a Level.
 type builder struct {
-	ids   map[string]Color
-	names []string
-	tubes [][]Color
+	ids      map[string]Color
+	names    []string
+	tubes    [][]Color
+	curtains []Color
 }
 
 func newBuilder() *builder { return &builder{ids: map[string]Color{}, names: []string{""}} }
 
 func (b *builder) tube(names []string) error {
+	if len(names) == 1 && strings.HasPrefix(names[0], CurtainPrefix) {
+		return b.curtain(strings.TrimPrefix(names[0], CurtainPrefix))
+	}
 	t := make([]Color, 0, len(names))
 	for _, n := range names {
 		if n == "?" {
 			t = append(t, Hidden)
 			continue
 		}
-		if n == "" {
-			return Errorf(CodeInvalidLevel, "tube %d has an empty colour name", len(b.tubes)+1)
+		if strings.HasPrefix(n, CurtainPrefix) {
+			return Errorf(CodeInvalidLevel, "tube %d: a curtain tube is the one token %q, with no units", len(b.tubes)+1, abbreviate(n))
 		}
-		id, ok := b.ids[n]
-		if !ok {
-			if len(b.names) > MaxColors {
-				return Errorf(CodeInvalidLevel, "more than %d colours; the state encoding holds at most %d", MaxColors, MaxColors)
-			}
-			id = Color(len(b.names))
-			b.ids[n] = id
-			b.names = append(b.names, n)
+		id, err := b.color(n)
+		if err != nil {
+			return err
 		}
 		t = append(t, id)
 	}
 	b.tubes = append(b.tubes, t)
+	b.curtains = append(b.curtains, 0)
 	return nil
 }
 
+// curtain adds a tube covered by a curtain that opens when colour name is complete.
+func (b *builder) curtain(name string) error {
+	id, err := b.color(name)
+	if err != nil {
+		return err
+	}
+	b.tubes = append(b.tubes, []Color{})
+	b.curtains = append(b.curtains, id)
+	return nil
+}
+
+// color returns the id of a colour name, adding it if new.
+func (b *builder) color(n string) (Color, error) {
+	if n == "" || n == "?" {
+		return 0, Errorf(CodeInvalidLevel, "tube %d has an empty colour name", len(b.tubes)+1)
+	}
+	id, ok := b.ids[n]
+	if !ok {
+		if len(b.names) > MaxColors {
+			return 0, Errorf(CodeInvalidLevel, "more than %d colours; the state encoding holds at most %d", MaxColors, MaxColors)
+		}
+		id = Color(len(b.names))
+		b.ids[n] = id
+		b.names = append(b.names, n)
+	}
+	return id, nil
+}
+
+// level returns the level built, with the error Validate finds in it.
 func (b *builder) level(capacity int) (*Level, error) {
 	l := &Level{Capacity: capacity, Tubes: b.tubes, Names: b.names}
-	if err := l.Validate(); err != nil {
+	if slices.ContainsFunc(b.curtains, func(c Color) bool { return c != 0 }) {
+		l.Curtains = b.curtains
+	}
+	return l, l.Validate()
+}
+
+// valid drops the level when it breaks the rules.
+func valid(l *Level, err error) (*Level, error) {
+	if err != nil {
 		return nil, err
 	}
 	return l, nil
 }
 
-// NewLevel builds a level from tubes of colour names (bottom to top; "?" is hidden) and checks
-// it with Validate.
+// NewLevel builds a level from tubes of colour names (bottom to top; "?" is hidden; a tube of
+// the one token "curtain:NAME" is covered by a curtain) and checks it with Validate.
 func NewLevel(capacity int, tubes [][]string) (*Level, error) {
+	return valid(BuildLevel(capacity, tubes))
+}
+
+// BuildLevel is NewLevel for callers that report a level breaking the rules rather than drop
+// it (a screenshot read with low confidence): it returns the level with Validate's error. The
+// level is nil only when the names cannot be encoded at all.
+func BuildLevel(capacity int, tubes [][]string) (*Level, error) {
 	b := newBuilder()
 	for _, t := range tubes {
 		if err := b.tube(t); err != nil {
@@ -256,7 +354,7 @@ func ParseText(data []byte) (*Level, error) {
 			return nil, err
 		}
 	}
-	return b.level(capacity)
+	return valid(b.level(capacity))
 }
 
 // ParseCompact reads the compact one-line form used by tests and the command line: the
@@ -277,7 +375,7 @@ func ParseCompact(s string) (*Level, error) {
 			return nil, err
 		}
 	}
-	return b.level(capacity)
+	return valid(b.level(capacity))
 }
 
 // abbreviate shortens user text quoted in an error message.
@@ -292,13 +390,13 @@ func abbreviate(s string) string {
 func (l *Level) Compact() string {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "%d:", l.Capacity)
-	for i, t := range l.Tubes {
+	for i := range l.Tubes {
 		if i > 0 {
 			sb.WriteString(" |")
 		}
-		for _, c := range t {
+		for _, tok := range l.Tokens(i) {
 			sb.WriteByte(' ')
-			sb.WriteString(l.Name(c))
+			sb.WriteString(tok)
 		}
 	}
 	return sb.String()
@@ -308,13 +406,8 @@ func (l *Level) Compact() string {
 func (l *Level) Text() string {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "%d\n%d\n", len(l.Tubes), l.Capacity)
-	for _, t := range l.Tubes {
-		for j, c := range t {
-			if j > 0 {
-				sb.WriteByte(' ')
-			}
-			sb.WriteString(l.Name(c))
-		}
+	for i := range l.Tubes {
+		sb.WriteString(strings.Join(l.Tokens(i), " "))
 		sb.WriteByte('\n')
 	}
 	return sb.String()
@@ -323,19 +416,51 @@ func (l *Level) Text() string {
 // String returns the compact form.
 func (l *Level) String() string { return l.Compact() }
 
-// levelDoc is the JSON level document shared by the CLI, the server and labels.
+// levelDoc is the JSON level document shared by the CLI, the server and labels. A tube is an
+// array of colour names, or {"curtain": "orange"} for a tube covered until orange is complete.
 type levelDoc struct {
-	Capacity int        `json:"capacity"`
-	Tubes    [][]string `json:"tubes"`
+	Capacity int       `json:"capacity"`
+	Tubes    []tubeDoc `json:"tubes"`
+}
+
+// tubeDoc is one tube of the level document.
+type tubeDoc struct {
+	units   []string
+	curtain string
+}
+
+func (t tubeDoc) MarshalJSON() ([]byte, error) {
+	if t.curtain != "" {
+		return json.Marshal(map[string]string{"curtain": t.curtain})
+	}
+	return json.Marshal(t.units)
+}
+
+func (t *tubeDoc) UnmarshalJSON(data []byte) error {
+	if bytes.HasPrefix(bytes.TrimSpace(data), []byte("{")) {
+		var c struct {
+			Curtain string `json:"curtain"`
+		}
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&c); err != nil || c.Curtain == "" {
+			return fmt.Errorf("a tube object must be {\"curtain\": \"colour\"}")
+		}
+		t.curtain = c.Curtain
+		return nil
+	}
+	t.units = []string{}
+	return json.Unmarshal(data, &t.units)
 }
 
 // MarshalJSON writes the level document: {"capacity": 4, "tubes": [["red", ...], [], ...]}.
 func (l *Level) MarshalJSON() ([]byte, error) {
-	d := levelDoc{Capacity: l.Capacity, Tubes: make([][]string, len(l.Tubes))}
-	for i, t := range l.Tubes {
-		d.Tubes[i] = make([]string, len(t))
-		for j, c := range t {
-			d.Tubes[i][j] = l.Name(c)
+	d := levelDoc{Capacity: l.Capacity, Tubes: make([]tubeDoc, len(l.Tubes))}
+	for i := range l.Tubes {
+		if l.Curtained(i) {
+			d.Tubes[i].curtain = l.Name(l.Curtains[i])
+		} else {
+			d.Tubes[i].units = l.Tokens(i)
 		}
 	}
 	return json.Marshal(d)
@@ -352,7 +477,14 @@ func (l *Level) UnmarshalJSON(data []byte) error {
 	if d.Tubes == nil {
 		return Errorf(CodeInvalidLevel, "level document: no \"tubes\"")
 	}
-	nl, err := NewLevel(d.Capacity, d.Tubes)
+	tubes := make([][]string, len(d.Tubes))
+	for i, t := range d.Tubes {
+		tubes[i] = t.units
+		if t.curtain != "" {
+			tubes[i] = []string{CurtainPrefix + t.curtain}
+		}
+	}
+	nl, err := NewLevel(d.Capacity, tubes)
 	if err != nil {
 		return err
 	}
@@ -361,22 +493,30 @@ func (l *Level) UnmarshalJSON(data []byte) error {
 }
 
 // Canonical returns the compact form with colours renamed 1, 2, ... in order of first
-// appearance (tubes in order, bottom to top), so that two levels that differ only in colour
-// names compare equal as strings. Tests use it to compare readings with ground truth.
+// appearance (tubes in order, bottom to top; curtains count as appearances), so that two
+// levels that differ only in colour names compare equal as strings. Tests use it to compare
+// readings with ground truth.
 func (l *Level) Canonical() string {
 	ids := map[Color]int{}
+	id := func(c Color) string {
+		if _, ok := ids[c]; !ok {
+			ids[c] = len(ids) + 1
+		}
+		return strconv.Itoa(ids[c])
+	}
 	tubes := make([]string, len(l.Tubes))
 	for i, t := range l.Tubes {
+		if l.Curtained(i) {
+			tubes[i] = CurtainPrefix + id(l.Curtains[i])
+			continue
+		}
 		parts := make([]string, len(t))
 		for j, c := range t {
 			if c == Hidden {
 				parts[j] = "?"
 				continue
 			}
-			if _, ok := ids[c]; !ok {
-				ids[c] = len(ids) + 1
-			}
-			parts[j] = strconv.Itoa(ids[c])
+			parts[j] = id(c)
 		}
 		tubes[i] = strings.Join(parts, " ")
 	}

@@ -140,3 +140,42 @@ func TestErrorCodeOfForeignErrors(t *testing.T) {
 		t.Errorf("got %q for nil", got)
 	}
 }
+
+func TestCurtains(t *testing.T) {
+	doc := `{"capacity": 2, "tubes": [{"curtain": "red"}, ["blue", "?"], ["blue", "red"], []]}`
+	l, err := ParseLevel([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !l.Curtained(0) || l.Curtained(1) || !l.HasCurtains() {
+		t.Fatalf("curtains: %v", l.Curtains)
+	}
+	if got, want := l.Compact(), "2: curtain:red | blue ? | blue red |"; got != want {
+		t.Errorf("compact: got %q, want %q", got, want)
+	}
+	js, err := json.Marshal(l)
+	if err != nil || string(js) != `{"capacity":2,"tubes":[{"curtain":"red"},["blue","?"],["blue","red"],[]]}` {
+		t.Errorf("json: %s %v", js, err)
+	}
+	for name, in := range map[string]string{"compact": l.Compact(), "text": l.Text()} {
+		again, err := ParseLevel([]byte(in))
+		if err != nil || again.Canonical() != l.Canonical() {
+			t.Errorf("%s round trip: %v, %v", name, again, err)
+		}
+	}
+	if _, _, err := Solve(t.Context(), l, Options{}); ErrorCode(err) != CodeHiddenUnits || !strings.Contains(err.Error(), "curtain") {
+		t.Errorf("solve: got %v, want a hidden_units error naming the curtains", err)
+	}
+	if _, err := Replay(l, []Move{{From: 2, To: 0, Count: 1, Color: 2}}); err == nil || !strings.Contains(err.Error(), "behind a curtain") {
+		t.Errorf("pour into a curtain tube: got %v", err)
+	}
+	for _, bad := range []string{
+		`{"capacity": 2, "tubes": [{"curtain": ""}, ["a", "a"]]}`,
+		`{"capacity": 2, "tubes": [{"curtain": "a", "x": 1}, ["a", "a"]]}`,
+		"2: curtain:a b | a a",
+	} {
+		if _, err := ParseLevel([]byte(bad)); ErrorCode(err) != CodeInvalidLevel {
+			t.Errorf("%s: got %v, want invalid_level", bad, err)
+		}
+	}
+}

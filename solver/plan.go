@@ -82,6 +82,11 @@ func (l *Level) apply(m Move) error {
 	case m.From == m.To:
 		return fmt.Errorf("a tube cannot pour into itself")
 	}
+	for _, t := range []int{m.From, m.To} {
+		if l.Curtained(t) {
+			return fmt.Errorf("tube %d is behind a curtain", t+1)
+		}
+	}
 	a, b := l.Tubes[m.From], l.Tubes[m.To]
 	if len(a) == 0 {
 		return fmt.Errorf("tube %d is empty", m.From+1)

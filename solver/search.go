@@ -53,6 +53,9 @@ func Solve(ctx context.Context, l *Level, opts Options) (Plan, Stats, error) {
 	if err := l.Validate(); err != nil {
 		return Plan{}, Stats{}, err
 	}
+	if l.HasCurtains() {
+		return Plan{}, Stats{}, Errorf(CodeHiddenUnits, "the level has curtain tubes: their contents must be revealed before it can be planned")
+	}
 	if l.HasHidden() {
 		return Plan{}, Stats{}, Errorf(CodeHiddenUnits, "the level has hidden units (\"?\"): they must be revealed before it can be planned")
 	}

@@ -117,13 +117,12 @@ func (f *frame) read(r *Reading) error {
 	if err != nil {
 		return err
 	}
-	level, err := solver.NewLevel(capacity, tubes)
+	level, err := solver.BuildLevel(capacity, tubes)
+	r.Level = level
 	if err != nil {
-		r.Level = rawLevel(capacity, tubes)
 		r.doubt(0.3, "%v", solver.ErrorMessage(err))
 		return solver.Errorf(solver.CodeLowConfidence, "the reading breaks the level's rules: %s", solver.ErrorMessage(err))
 	}
-	r.Level = level
 	if r.Confidence < LowConfidence {
 		return solver.Errorf(solver.CodeLowConfidence, "low confidence (%.2f): %s", r.Confidence, r.Reasons[0])
 	}
@@ -265,28 +264,4 @@ func (r *Reading) checkClusters(means []lab, members [][]lab) {
 		// Games never draw two colours this alike: the count rule split one colour.
 		r.doubt(0.4, "two colours differ by only ΔE %.1f", ds[0])
 	}
-}
-
-// rawLevel builds a level without checking the rules, for a reading that breaks them.
-func rawLevel(capacity int, tubes [][]string) *solver.Level {
-	l := &solver.Level{Capacity: capacity, Names: []string{""}}
-	ids := map[string]solver.Color{}
-	for _, t := range tubes {
-		var tube []solver.Color
-		for _, n := range t {
-			if n == "?" {
-				tube = append(tube, solver.Hidden)
-				continue
-			}
-			id, ok := ids[n]
-			if !ok {
-				id = solver.Color(len(l.Names))
-				ids[n] = id
-				l.Names = append(l.Names, n)
-			}
-			tube = append(tube, id)
-		}
-		l.Tubes = append(l.Tubes, tube)
-	}
-	return l
 }

@@ -58,11 +58,8 @@ func describeReading(r *vision.Reading) string {
 // tubeListing lists tubes as numbered on annotated images, bottom to top.
 func tubeListing(l *solver.Level) string {
 	var sb strings.Builder
-	for i, t := range l.Tubes {
-		names := make([]string, len(t))
-		for j, c := range t {
-			names[j] = l.Name(c)
-		}
+	for i := range l.Tubes {
+		names := l.Tokens(i)
 		if len(names) == 0 {
 			names = []string{"(empty)"}
 		}
