@@ -43,6 +43,7 @@ func fixtureLevels(t testing.TB) map[string]*solver.Level {
 		"deal14x4":  solver.Deal(14, 14, 4, 2),
 		"deal3x4+1": solver.Deal(3, 3, 4, 1),
 		"deal6x7":   solver.Deal(6, 6, 7, 2),
+		"curtains":  mustCompact(t, "4: curtain:orange | ? ? red | ? ? blue | ? green | curtain:green | ? ? red | ? ? orange | |"),
 	}
 }
 
@@ -54,12 +55,12 @@ func mustCompact(t testing.TB, s string) *solver.Level {
 	return l
 }
 
-// TestRenderedMatrix renders levels (capacities 3 to 7) in every theme, at phone resolutions from 360×800 to
+// TestRenderedMatrix renders levels (capacities 3 to 7, curtains) in every theme, at phone resolutions from 360×800 to
 // 1440×3200 and two other aspect ratios, in one to three rows, with and without status bar and
 // banner, as PNG and as JPEG down to quality 60, and reads each back: all must be exact.
 func TestRenderedMatrix(t *testing.T) {
 	levels := fixtureLevels(t)
-	names := []string{"seed98", "deal5x3", "deal7x5", "deal9x6", "mid12", "hidden", "noempty", "deal14x4", "deal3x4+1", "deal6x7"}
+	names := []string{"seed98", "deal5x3", "deal7x5", "deal9x6", "mid12", "hidden", "noempty", "deal14x4", "deal3x4+1", "deal6x7", "curtains"}
 	sizes := [][2]int{{360, 800}, {720, 1600}, {1080, 2400}, {1440, 3200}, {1080, 1920}, {1200, 1600}}
 	quality := []int{0, 85, 60}
 	n := 0

@@ -2,6 +2,7 @@ package vision
 
 import (
 	"image"
+	"slices"
 
 	"github.com/decant/decant/solver"
 	"math"
@@ -28,10 +29,13 @@ func (s segment) len() int { return s.y1 - s.y0 }
 
 // column is what a tube holds along its centre line.
 type column struct {
-	box    image.Rectangle
-	bottom int   // the liquid's bottom edge (exclusive row), 0 when empty
-	top    int   // the liquid's top edge
-	bounds []int // colour changes between bottom and top, bottom first
+	box image.Rectangle
+	// curtain marks a tube covered by a curtain; lantern is the colour the curtain shows.
+	curtain bool
+	lantern lab
+	bottom  int   // the liquid's bottom edge (exclusive row), 0 when empty
+	top     int   // the liquid's top edge
+	bounds  []int // colour changes between bottom and top, bottom first
 }
 
 func (c column) empty() bool { return c.bottom == 0 }
@@ -60,20 +64,29 @@ func median(v []float64) float64 {
 
 // profile returns, for each row of the tube's box, the median colour of its centre strip and
 // of the background just outside the tube.
-func (f *frame) profile(b image.Rectangle) (in, out []lab) {
+//
+// The background strips stay within the free room on each side of the box, so that they never
+// reach a neighbouring tube; a side without room is not sampled.
+func (f *frame) profile(b image.Rectangle, room [2]int) (in, out []lab) {
 	w := b.Dx()
 	for y := b.Min.Y; y < b.Max.Y; y++ {
 		c, _ := f.medianLab(image.Rect(b.Min.X+w*3/10, y, b.Max.X-w*3/10, y+1))
 		in = append(in, c)
-		l, okL := f.medianLab(image.Rect(b.Min.X-w/5, y, b.Min.X-max(1, w/20), y+1))
-		r, okR := f.medianLab(image.Rect(b.Max.X+max(1, w/20), y, b.Max.X+w/5, y+1))
+		near := max(1, w/20)
+		farL, farR := min(w/5, room[0]-1), min(w/5, room[1]-1)
+		l, okL := f.medianLab(image.Rect(b.Min.X-farL, y, b.Min.X-near, y+1))
+		r, okR := f.medianLab(image.Rect(b.Max.X+near, y, b.Max.X+farR, y+1))
+		okL, okR = okL && farL > near, okR && farR > near
 		switch {
 		case okL && okR:
 			out = append(out, lab{(l.L + r.L) / 2, (l.A + r.A) / 2, (l.B + r.B) / 2})
 		case okL:
 			out = append(out, l)
-		default:
+		case okR:
 			out = append(out, r)
+		default: // boxed in on both sides: the background just above the tube
+			a, _ := f.medianLab(image.Rect(b.Min.X, b.Min.Y-max(2, w/4), b.Max.X, b.Min.Y-1))
+			out = append(out, a)
 		}
 	}
 	return smooth(in, 2), out
@@ -192,8 +205,8 @@ func meanLab(p []lab) lab {
 // runs between them are liquid even when their colour is close to the background's. Short runs
 // (glyph strokes, edges, a rim) do not end a column, and a run that starts at the very top of
 // the box is a cork or lid, not liquid.
-func (f *frame) readColumn(b image.Rectangle) column {
-	in, out := f.profile(b)
+func (f *frame) readColumn(b image.Rectangle, room [2]int) column {
+	in, out := f.profile(b, room)
 	segs := segments(b, in, out, max(2, b.Dx()/4))
 	col := column{box: b}
 	lid := b.Min.Y + max(2, b.Dy()/50)
@@ -226,13 +239,15 @@ func (f *frame) readColumn(b image.Rectangle) column {
 	return col
 }
 
-// unitHeight finds the height of one unit of liquid from the columns. Colour changes below
-// the top unit are the reliable evidence (a top unit may carry a meniscus): the unit is the
-// height that makes most gaps between them whole multiples, the largest such. Without colour
-// changes it falls back to the smallest division of the tallest column that fits every top.
-// It returns the unit height and the share of gaps that do not fit it.
+// unitHeight finds the height of one unit of liquid from the columns. Two kinds of evidence
+// vote: the gaps between colour changes below the top unit (whole multiples of the unit, but
+// a hidden unit's glyph can split them at odd places), and the columns' heights (whole
+// multiples too, but a top unit may carry a meniscus up to half a unit tall). Every fraction
+// of a gap or a height is a candidate; a height counts twice. Smaller units always fit more
+// (a third of a unit fits whatever a unit fits), so the answer is the largest candidate that
+// scores nearly as well as the best. It returns the unit and the share of evidence it misfits.
 func unitHeight(cols []column) (unit, misfit float64) {
-	var gaps []float64
+	var gaps, heights []float64
 	for _, c := range cols {
 		if c.empty() {
 			continue
@@ -242,66 +257,67 @@ func unitHeight(cols []column) (unit, misfit float64) {
 			gaps = append(gaps, float64(prev-y))
 			prev = y
 		}
+		heights = append(heights, float64(c.bottom-c.top))
 	}
-	fits := func(g, u float64) bool {
-		k := g / u
-		return math.Round(k) >= 1 && math.Abs(k-math.Round(k)) <= 0.18
+	if len(heights) == 0 {
+		return 0, 1
 	}
-	if len(gaps) > 0 {
-		// Smaller units always fit more gaps (a third of a unit fits every gap a unit
-		// fits): take the largest unit that fits nearly as many gaps as any.
-		type cand struct {
-			u float64
-			n int
-		}
-		var cands []cand
-		most := 0
+	fitsGap := func(g, u float64) bool {
+		k := math.Round(g / u)
+		return k >= 1 && math.Abs(g/u-k) <= 0.18
+	}
+	fitsHeight := func(h, u float64) bool {
+		n := math.Round(h/u - 0.15)
+		e := h/u - n
+		return n >= 1 && n <= solver.MaxCapacity && e >= -0.2 && e < 0.45
+	}
+	score := func(u float64) float64 {
+		s := 0.0
 		for _, g := range gaps {
-			for k := 1.0; k <= 3; k++ {
-				c := cand{u: g / k}
-				for _, h := range gaps {
-					if fits(h, c.u) {
-						c.n++
-					}
-				}
-				cands = append(cands, c)
-				most = max(most, c.n)
+			if fitsGap(g, u) {
+				s++
 			}
 		}
-		best, bestN := 0.0, 0
-		for _, c := range cands {
-			if float64(c.n) >= 0.8*float64(most) && c.u > best {
-				best, bestN = c.u, c.n
+		for _, h := range heights {
+			if fitsHeight(h, u) {
+				s += 2
 			}
 		}
-		// Refine: total height over total units of the gaps that fit.
-		var h, k float64
-		for _, g := range gaps {
-			if fits(g, best) {
-				h, k = h+g, k+math.Round(g/best)
-			}
-		}
-		return h / k, 1 - float64(bestN)/float64(len(gaps))
+		return s
 	}
-	tallest := 0
-	for _, c := range cols {
-		if !c.empty() {
-			tallest = max(tallest, c.bottom-c.top)
+	var cands []float64
+	for _, v := range append(slices.Clone(gaps), heights...) {
+		for k := 1.0; k <= solver.MaxCapacity; k++ {
+			cands = append(cands, v/k)
 		}
 	}
-	for c := 1.0; c <= solver.MaxCapacity; c++ {
-		u := float64(tallest) / c
-		ok := true
-		for _, col := range cols {
-			if !col.empty() && !fits(float64(col.bottom-col.top), u) {
-				ok = false
-			}
-		}
-		if ok {
-			return u, 0
+	bestScore := 0.0
+	for _, u := range cands {
+		bestScore = max(bestScore, score(u))
+	}
+	for _, u := range cands {
+		if score(u) >= 0.95*bestScore && u > unit {
+			unit = u
 		}
 	}
-	return float64(tallest), 1
+	// Refine on the gaps that fit, which carry no meniscus; failing those, the heights.
+	var sum, units float64
+	for _, g := range gaps {
+		if fitsGap(g, unit) {
+			sum, units = sum+g, units+math.Round(g/unit)
+		}
+	}
+	if units < 2 {
+		for _, h := range heights {
+			if fitsHeight(h, unit) {
+				sum, units = sum+h, units+math.Round(h/unit-0.15)
+			}
+		}
+	}
+	if units > 0 {
+		unit = sum / units
+	}
+	return unit, 1 - score(unit)/float64(len(gaps)+2*len(heights))
 }
 
 // unitsIn is the number of units in a column of liquid: a top unit may look up to 80% taller

@@ -5,6 +5,7 @@ import (
 	"hash/fnv"
 	"image"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/decant/decant/solver"
@@ -22,6 +23,8 @@ type Reading struct {
 	// doubt; Reasons says what lowered it.
 	Confidence float64
 	Reasons    []string
+
+	worst string // the reason for the lowest confidence
 
 	// pixels keeps the decoded image (BGR rows) so that Annotate need not decode it again;
 	// source identifies the bytes it was decoded from.
@@ -68,8 +71,15 @@ func Read(data []byte) (*Reading, error) {
 
 // read fills r from the frame.
 func (f *frame) read(r *Reading) error {
+	cands := f.tubeCandidates()
+	rows := readingOrder(pickTubes(cands))
+	curtains := f.findCurtains(rows, cands)
+	lanterns := map[image.Rectangle]lab{}
+	for _, c := range curtains {
+		lanterns[c.box] = c.color
+	}
 	var boxes []image.Rectangle
-	for _, row := range readingOrder(pickTubes(f.tubeCandidates())) {
+	for _, row := range insertCurtains(rows, curtains) {
 		boxes = append(boxes, row...)
 	}
 	if len(boxes) < 3 {
@@ -81,7 +91,11 @@ func (f *frame) read(r *Reading) error {
 	cols := make([]column, len(boxes))
 	filled := 0
 	for i, b := range boxes {
-		cols[i] = f.readColumn(b)
+		if c, ok := lanterns[b]; ok {
+			cols[i] = column{box: b, curtain: true, lantern: c}
+			continue
+		}
+		cols[i] = f.readColumn(b, room(boxes, b))
 		if !cols[i].empty() {
 			filled++
 		}
@@ -109,6 +123,12 @@ func (f *frame) read(r *Reading) error {
 		total += counts[i]
 	}
 	capacity = fitCapacity(capacity, total, cols, unit)
+	hidden := slices.ContainsFunc(samples, func(s unitSample) bool { return s.hidden })
+	if len(curtains) > 0 || hidden {
+		// Unseen units make counting unreliable: a level may show no full tube at all. The
+		// tubes' height says how much they hold.
+		capacity = max(capacity, heightCapacity(cols, unit))
+	}
 	if capacity < 2 {
 		r.doubt(0.3, "no tube holds more than one layer")
 	}
@@ -124,9 +144,53 @@ func (f *frame) read(r *Reading) error {
 		return solver.Errorf(solver.CodeLowConfidence, "the reading breaks the level's rules: %s", solver.ErrorMessage(err))
 	}
 	if r.Confidence < LowConfidence {
-		return solver.Errorf(solver.CodeLowConfidence, "low confidence (%.2f): %s", r.Confidence, r.Reasons[0])
+		return solver.Errorf(solver.CodeLowConfidence, "low confidence (%.2f): %s", r.Confidence, r.worst)
 	}
 	return nil
+}
+
+func countFunc[T any](s []T, f func(T) bool) int {
+	n := 0
+	for _, v := range s {
+		if f(v) {
+			n++
+		}
+	}
+	return n
+}
+
+// room is the free space left and right of box b: the gaps to the nearest other boxes in its
+// row (boxes of close tubes may touch or overlap: no room).
+func room(boxes []image.Rectangle, b image.Rectangle) [2]int {
+	gap := [2]int{b.Dx(), b.Dx()}
+	for _, o := range boxes {
+		if o == b || o.Max.Y <= b.Min.Y || o.Min.Y >= b.Max.Y {
+			continue
+		}
+		if c := (o.Min.X + o.Max.X) / 2; c > (b.Min.X+b.Max.X)/2 {
+			gap[1] = min(gap[1], o.Min.X-b.Max.X)
+		} else {
+			gap[0] = min(gap[0], b.Min.X-o.Max.X)
+		}
+	}
+	return gap
+}
+
+// heightCapacity is the capacity the tubes' height allows: units that fit between the
+// liquid's bottom and the top of the box, less the headroom games leave above a full tube
+// (measured at 0.4 to 1.0 unit across the games at hand).
+func heightCapacity(cols []column, unit float64) int {
+	var ratios []float64
+	for _, c := range cols {
+		if !c.empty() {
+			ratios = append(ratios, float64(c.bottom-c.box.Min.Y)/unit)
+		}
+	}
+	if len(ratios) == 0 {
+		return 0
+	}
+	slices.Sort(ratios)
+	return int(ratios[len(ratios)/2] - 0.2)
 }
 
 // fitCapacity settles the capacity: the smallest that the liquid heights fit, raised while the
@@ -150,8 +214,11 @@ func fitCapacity(capacity, total int, cols []column, unit float64) int {
 
 // doubt lowers the confidence to at most c and records why.
 func (r *Reading) doubt(c float64, format string, args ...any) {
-	r.Confidence = math.Min(r.Confidence, math.Max(0, c))
-	r.Reasons = append(r.Reasons, fmt.Sprintf(format, args...))
+	why := fmt.Sprintf(format, args...)
+	if c < r.Confidence {
+		r.Confidence, r.worst = math.Max(0, c), why
+	}
+	r.Reasons = append(r.Reasons, why)
 }
 
 // geometry records the tube and unit boxes in original image coordinates.
@@ -183,14 +250,18 @@ func (r *Reading) colors(cols []column, counts []int, samples []unitSample, capa
 		}
 	}
 	total := len(samples)
+	covered := slices.ContainsFunc(cols, func(c column) bool { return c.curtain })
 	k := 0
-	if hidden == 0 && total%capacity == 0 {
+	if hidden == 0 && !covered && total%capacity == 0 {
 		k = total / capacity
 	}
 	if hidden > 0 {
 		r.Reasons = append(r.Reasons, fmt.Sprintf("%d hidden units", hidden))
 	}
-	if total%capacity != 0 {
+	if n := countFunc(cols, func(c column) bool { return c.curtain }); covered {
+		r.Reasons = append(r.Reasons, fmt.Sprintf("%d tubes behind curtains", n))
+	}
+	if total%capacity != 0 && !covered {
 		r.doubt(0.3, "%d units do not make whole tubes of %d", total, capacity)
 	}
 	labels := clusterUnits(visible, capacity, k, 12)
@@ -227,6 +298,10 @@ func (r *Reading) colors(cols []column, counts []int, samples []unitSample, capa
 	tubes := make([][]string, len(cols))
 	si, vi := 0, 0
 	for i := range cols {
+		if cols[i].curtain {
+			tubes[i] = []string{solver.CurtainPrefix + curtainName(cols[i].lantern, means, names)}
+			continue
+		}
 		tubes[i] = []string{}
 		for range counts[i] {
 			if samples[si].hidden {
@@ -239,6 +314,21 @@ func (r *Reading) colors(cols []column, counts []int, samples []unitSample, capa
 		}
 	}
 	return tubes, nil
+}
+
+// curtainName names the colour a curtain waits for: the liquid colour its lantern shows when
+// one is close, else the nearest palette name not taken by a liquid.
+func curtainName(c lab, means []lab, names []string) string {
+	best, bd := -1, 20.0
+	for g, m := range means {
+		if d := deltaE(c, m); d < bd {
+			best, bd = g, d
+		}
+	}
+	if best >= 0 {
+		return names[best]
+	}
+	return nameColors(append(slices.Clone(means), c))[len(means)]
 }
 
 // checkClusters lowers the confidence for loose groups and for groups too alike to be told

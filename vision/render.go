@@ -291,7 +291,11 @@ func Render(l *solver.Level, opts RenderOptions) (*Rendered, error) {
 	colors := levelColors(l, th)
 	reading := &Reading{Level: l.Clone(), Width: w, Height: h, Confidence: 1}
 	for i, t := range l.Tubes {
-		reading.Tubes = append(reading.Tubes, drawTube(img, th, lay, lay.boxes[i], t, colors))
+		tube := drawTube(img, th, lay, lay.boxes[i], t, colors)
+		if l.Curtained(i) {
+			drawCurtain(img, lay, lay.boxes[i], colors[l.Curtains[i]])
+		}
+		reading.Tubes = append(reading.Tubes, tube)
 	}
 	// Phones draw with antialiasing; soften the hard edges the same way.
 	img = toRGBA(imaging.Blur(img, 0.5))
@@ -368,6 +372,28 @@ func drawTube(img *image.RGBA, th theme, lay layout, box image.Rectangle, units 
 		}
 	}
 	return tube
+}
+
+// drawCurtain hangs a curtain over a tube: folded cloth on a rod, with a lantern showing the
+// colour that opens it.
+func drawCurtain(img *image.RGBA, lay layout, box image.Rectangle, c color.RGBA) {
+	tw, s := lay.tw, lay.stroke
+	cloth := image.Rect(box.Min.X-2*s, box.Min.Y, box.Max.X+2*s, box.Max.Y-box.Dy()/8)
+	fold := max(2, tw/5)
+	for x := cloth.Min.X; x < cloth.Max.X; x++ {
+		shade := 0.8 + 0.3*math.Abs(math.Sin(math.Pi*float64(x-cloth.Min.X)/float64(fold)))
+		col := scale(rgb(20, 110, 100), shade)
+		draw.Draw(img, image.Rect(x, cloth.Min.Y, x+1, cloth.Max.Y).Intersect(img.Rect), image.NewUniform(col), image.Point{}, draw.Src)
+	}
+	gold := rgb(215, 170, 60)
+	rod := image.Rect(cloth.Min.X-s, cloth.Min.Y, cloth.Max.X+s, cloth.Min.Y+max(2, tw/8))
+	draw.Draw(img, rod.Intersect(img.Rect), image.NewUniform(gold), image.Point{}, draw.Src)
+	cx, cy := (box.Min.X+box.Max.X)/2, box.Min.Y+box.Dy()/3
+	lw, lh := max(3, tw/4), max(6, tw*3/4)
+	frame := image.Rect(cx-lw/2-s, cy-lh/2-s, cx+lw/2+s, cy+lh/2+s)
+	draw.Draw(img, frame.Intersect(img.Rect), image.NewUniform(gold), image.Point{}, draw.Src)
+	draw.Draw(img, image.Rect(cx-lw/2, cy-lh/2, cx+lw/2, cy+lh/2).Intersect(img.Rect), image.NewUniform(c), image.Point{}, draw.Src)
+	segmentLine(img, cx, rod.Max.Y, cx, frame.Min.Y, max(1, s/2), gold)
 }
 
 func drawStatusBar(img *image.RGBA, th theme) {

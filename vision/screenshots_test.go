@@ -36,9 +36,7 @@ func loadTruth(t testing.TB) map[string]truthEntry {
 }
 
 // unsupported lists the water-sort screenshots the reader is known not to read, and why.
-var unsupported = map[string]string{
-	"sshcrack__discovery-level-30.png": "curtain tubes (contents covered until a colour is complete) are not modelled",
-}
+var unsupported = map[string]string{}
 
 // compare checks a reading against ground truth up to a renaming of colours. A truth that
 // labels two colours alike where the image shows two (its colour then has twice the capacity
@@ -58,10 +56,28 @@ func compare(got *solver.Level, raw json.RawMessage) (ok bool, why string) {
 	toTruth := map[string]string{}
 	fromTruth := map[string]map[string]bool{}
 	truthCount := map[string]int{}
+	curtainOf := map[string]string{} // got colour → truth curtain label, kept one-to-one
+	curtainFrom := map[string]string{}
 	for i, raw := range doc.Tubes {
 		var want []string
 		if json.Unmarshal(raw, &want) != nil {
-			return false, fmt.Sprintf("tube %d is a curtain tube", i+1)
+			var c struct{ Curtain string }
+			json.Unmarshal(raw, &c)
+			if !got.Curtained(i) {
+				return false, fmt.Sprintf("tube %d: read %v, want a curtain", i+1, got.Tokens(i))
+			}
+			g := got.Name(got.Curtains[i])
+			if prev, ok := curtainOf[g]; ok && prev != c.Curtain {
+				return false, fmt.Sprintf("curtain colour %s stands for both %s and %s", g, prev, c.Curtain)
+			}
+			if prev, ok := curtainFrom[c.Curtain]; ok && prev != g {
+				return false, fmt.Sprintf("curtain %s read as both %s and %s", c.Curtain, prev, g)
+			}
+			curtainOf[g], curtainFrom[c.Curtain] = c.Curtain, g
+			continue
+		}
+		if got.Curtained(i) {
+			return false, fmt.Sprintf("tube %d: read a curtain, want %v", i+1, want)
 		}
 		if len(want) != len(got.Tubes[i]) {
 			return false, fmt.Sprintf("tube %d holds %d units, want %d", i+1, len(got.Tubes[i]), len(want))

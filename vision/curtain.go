@@ -1,0 +1,216 @@
+package vision
+
+import (
+	"cmp"
+	"image"
+	"math"
+	"slices"
+	"sort"
+)
+
+// Some games cover a tube with a curtain that opens once a colour is complete; a lantern on
+// the curtain shows that colour. A curtain hides the tube's outline and hangs wider than it,
+// so it is not among the tubes found: it is found in the rows' rhythm instead, as a candidate
+// of about a tube's size standing where a row has a free place at its pitch.
+
+// curtain is a covered tube: its box and the colour its lantern shows.
+type curtain struct {
+	box   image.Rectangle
+	color lab
+}
+
+// findCurtains looks at every free place at the tubes' pitch in each row, from the image's left
+// edge to its right, for a candidate box of about a tube's size with a lantern on it.
+func (f *frame) findCurtains(rows [][]image.Rectangle, cands []image.Rectangle) []curtain {
+	pitch := levelPitch(rows)
+	if pitch <= 0 {
+		return nil
+	}
+	var out []curtain
+	for _, row := range rows {
+		tw, th := row[0].Dx(), row[0].Dy()
+		top, bottom := row[0].Min.Y, row[0].Max.Y
+		first := centreX(row[0])
+		// Places at the pitch, left of the row, in its gaps, and right of it.
+		var places []float64
+		for x := first - pitch; x-float64(tw)/2 > 0; x -= pitch {
+			places = append(places, x)
+		}
+		for i := 1; i < len(row); i++ {
+			a, b := centreX(row[i-1]), centreX(row[i])
+			for k := 1.0; a+(k+0.5)*pitch < b; k++ {
+				places = append(places, a+k*pitch)
+			}
+		}
+		for x := centreX(row[len(row)-1]) + pitch; x+float64(tw)/2 < float64(f.w); x += pitch {
+			places = append(places, x)
+		}
+		for _, x := range places {
+			if c, ok := f.curtainAt(cands, x, top, bottom, tw, th, pitch); ok {
+				out = append(out, c)
+			}
+		}
+		// A curtain about as wide as its tube is among the tubes found. A tube's liquid can
+		// look like cloth with a lantern, unless the lantern must hang clear of the walls.
+		for _, box := range row {
+			if c, ok := f.lantern(box); ok && f.flankedLantern(box, c) {
+				out = append(out, curtain{box: box, color: c})
+			}
+		}
+	}
+	return out
+}
+
+// levelPitch is the distance between neighbouring tubes, the same in every row: the smallest
+// gap between neighbours' centres, when the other gaps are whole multiples of it.
+func levelPitch(rows [][]image.Rectangle) float64 {
+	var gaps []float64
+	for _, row := range rows {
+		for i := 1; i < len(row); i++ {
+			gaps = append(gaps, centreX(row[i])-centreX(row[i-1]))
+		}
+	}
+	if len(gaps) == 0 {
+		return 0
+	}
+	sort.Float64s(gaps)
+	p := gaps[0]
+	for _, g := range gaps {
+		if k := math.Round(g / p); math.Abs(g/p-k) > 0.15 {
+			return 0 // irregular spacing: no rhythm to follow
+		}
+	}
+	return p
+}
+
+func centreX(r image.Rectangle) float64 { return float64(r.Min.X+r.Max.X) / 2 }
+
+// curtainAt looks among the candidates centred near x and spanning the row (within 30% of its
+// height) for a curtain: cloth may break into narrower boxes or merge with the background into
+// a wider one, so every box from a quarter to twice a tube's width is tried. The curtain takes
+// the tube's place: a tube-sized box at x.
+func (f *frame) curtainAt(cands []image.Rectangle, x float64, top, bottom, tw, th int, pitch float64) (curtain, bool) {
+	for _, c := range cands {
+		overlap := min(c.Max.Y, bottom) - max(c.Min.Y, top)
+		if math.Abs(centreX(c)-x) > 0.25*pitch || float64(overlap) < 0.6*float64(th) || !near(c.Dy(), th, 0.3) ||
+			c.Dx()*4 < tw || c.Dx() > 2*tw {
+			continue
+		}
+		if col, ok := f.lantern(c); ok {
+			x0 := int(math.Round(x)) - tw/2
+			return curtain{box: image.Rect(x0, top, x0+tw, bottom), color: col}, true
+		}
+	}
+	return curtain{}, false
+}
+
+// lantern tells a curtain from a tube and finds the colour it shows. A curtain is one cloth
+// colour, unlike the background, over most of the box, with a small lantern of a clearly more saturated colour in the
+// upper part (a covered tube's foot may show below the cloth), clear of the box's sides. A
+// tube of liquid layers has no small patch of colour: its layers span it from wall to wall.
+func (f *frame) lantern(box image.Rectangle) (lab, bool) {
+	// Below the rod the curtain hangs from, above the tube's foot that may show under it.
+	r := image.Rect(box.Min.X, box.Min.Y+box.Dy()/7, box.Max.X, box.Min.Y+box.Dy()*2/3).Intersect(image.Rect(0, 0, f.w, f.h))
+	if r.Empty() {
+		return lab{}, false
+	}
+	cloth, _ := f.medianLab(r)
+	// Background from just above the box: beside it may stand another curtain.
+	above, ok := f.medianLab(image.Rect(box.Min.X, box.Min.Y-max(2, box.Dy()/8), box.Max.X, box.Min.Y-1))
+	if !ok || deltaE(cloth, above) < liquidDE {
+		return lab{}, false // mostly background: an empty part of a tube, not cloth
+	}
+	type pixel struct {
+		x int
+		c lab
+	}
+	var px []pixel
+	nearCloth := 0
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			c := f.at(x, y)
+			px = append(px, pixel{x, c})
+			if deltaE(c, cloth) < 15 {
+				nearCloth++
+			}
+		}
+	}
+	if nearCloth*2 < len(px) {
+		return lab{}, false // no cloth covers most of the box
+	}
+	// The most saturated colours, one group at a time (a rod or a frame may outshine the
+	// lantern): the first group that is small, narrow and unlike the cloth is the lantern.
+	total := len(px)
+	slices.SortFunc(px, func(a, b pixel) int { return cmp.Compare(b.c.chroma(), a.c.chroma()) })
+	for tried := 0; tried < 3 && len(px) > 0; tried++ {
+		seed := px[0].c
+		if seed.chroma() < 30 || seed.chroma() < cloth.chroma()+20 {
+			break
+		}
+		var ls, as, bs []float64
+		left, right := r.Max.X, r.Min.X
+		for _, p := range px {
+			if deltaE(p.c, seed) < 15 {
+				ls, as, bs = append(ls, p.c.L), append(as, p.c.A), append(bs, p.c.B)
+				left, right = min(left, p.x), max(right, p.x)
+			}
+		}
+		c := lab{median(ls), median(as), median(bs)}
+		if deltaE(c, cloth) >= 25 && len(ls)*8 <= total && (right-left+1)*100 <= r.Dx()*55 {
+			return c, true
+		}
+		px = slices.DeleteFunc(px, func(p pixel) bool { return deltaE(p.c, seed) < 15 })
+	}
+	return lab{}, false
+}
+
+// flankedLantern reports whether colour c hangs in box like a lantern on a curtain: in the
+// rows where c shows, the strips along the box's sides are mostly cloth (neither c nor far from
+// the box's commonest colour), and cloth hangs below it. A layer of liquid, however its shading
+// splits it, reaches the tube's walls, and has another layer or the tube's foot below.
+func (f *frame) flankedLantern(box image.Rectangle, c lab) bool {
+	cloth, _ := f.medianLab(box)
+	m := max(1, box.Dx()*15/100)
+	n, ok := 0, 0
+	for y := box.Min.Y; y < box.Max.Y; y++ {
+		mid := f.at((box.Min.X+box.Max.X)/2, y)
+		if deltaE(mid, c) >= 15 {
+			continue // not a lantern row
+		}
+		for _, x := range []int{box.Min.X + m/2, box.Max.X - 1 - m/2} {
+			n++
+			if p := f.at(x, y); deltaE(p, c) >= 15 && deltaE(p, cloth) < 25 {
+				ok++
+			}
+		}
+	}
+	if n == 0 || ok*10 < n*6 {
+		return false
+	}
+	// And cloth hangs below the lantern, where below a layer of liquid lies another layer.
+	down := box.Min.Y
+	for y := box.Min.Y; y < box.Max.Y; y++ {
+		if deltaE(f.at((box.Min.X+box.Max.X)/2, y), c) < 15 {
+			down = y
+		}
+	}
+	below, _ := f.medianLab(image.Rect(box.Min.X+m, down+2, box.Max.X-m, down+2+max(2, box.Dy()/10)))
+	return deltaE(below, cloth) < 25
+}
+
+// insertCurtains puts the curtains' boxes into their rows, in order.
+func insertCurtains(rows [][]image.Rectangle, cs []curtain) [][]image.Rectangle {
+	for _, c := range cs {
+		if slices.ContainsFunc(rows, func(row []image.Rectangle) bool { return slices.Contains(row, c.box) }) {
+			continue // a curtain found among the tubes
+		}
+		for i, row := range rows {
+			if len(row) > 0 && c.box.Overlaps(image.Rect(0, row[0].Min.Y, 1<<30, row[0].Max.Y)) {
+				rows[i] = append(rows[i], c.box)
+				sort.Slice(rows[i], func(a, b int) bool { return rows[i][a].Min.X < rows[i][b].Min.X })
+				break
+			}
+		}
+	}
+	return rows
+}
