@@ -22,12 +22,19 @@ type curtain struct {
 // findCurtains looks at every free place at the tubes' pitch in each row, from the image's left
 // edge to its right, for a candidate box of about a tube's size with a lantern on it.
 func (f *frame) findCurtains(rows [][]image.Rectangle, cands []image.Rectangle) []curtain {
-	pitch := levelPitch(rows)
-	if pitch <= 0 {
-		return nil
-	}
+	global := commonPitch(rows)
 	var out []curtain
-	for _, row := range rows {
+	for i, row := range rows {
+		if len(row) == 0 {
+			continue
+		}
+		pitch := commonPitch(rows[i : i+1])
+		if pitch <= 0 {
+			pitch = global
+		}
+		if pitch <= 0 {
+			continue
+		}
 		tw, th := row[0].Dx(), row[0].Dy()
 		top, bottom := row[0].Min.Y, row[0].Max.Y
 		first := centreX(row[0])
@@ -59,28 +66,6 @@ func (f *frame) findCurtains(rows [][]image.Rectangle, cands []image.Rectangle) 
 		}
 	}
 	return out
-}
-
-// levelPitch is the distance between neighbouring tubes, the same in every row: the smallest
-// gap between neighbours' centres, when the other gaps are whole multiples of it.
-func levelPitch(rows [][]image.Rectangle) float64 {
-	var gaps []float64
-	for _, row := range rows {
-		for i := 1; i < len(row); i++ {
-			gaps = append(gaps, centreX(row[i])-centreX(row[i-1]))
-		}
-	}
-	if len(gaps) == 0 {
-		return 0
-	}
-	sort.Float64s(gaps)
-	p := gaps[0]
-	for _, g := range gaps {
-		if k := math.Round(g / p); math.Abs(g/p-k) > 0.15 {
-			return 0 // irregular spacing: no rhythm to follow
-		}
-	}
-	return p
 }
 
 func centreX(r image.Rectangle) float64 { return float64(r.Min.X+r.Max.X) / 2 }

@@ -234,9 +234,93 @@ func readingOrder(boxes []image.Rectangle) [][]image.Rectangle {
 	slices.Sort(heights)
 	for _, r := range rows {
 		sort.Slice(r, func(i, j int) bool { return r[i].Min.X < r[j].Min.X })
-		alignRow(r, heights[len(heights)/2])
+	}
+	for i, r := range rows {
+		rows[i] = onBeat(r, commonPitch(rows[i:i+1])) // rows may space their tubes differently
+		alignRow(rows[i], heights[len(heights)/2])
 	}
 	return rows
+}
+
+// commonPitch is the distance between neighbouring tubes in the rows: of the gaps between
+// neighbours' centres, the one that the most gaps are whole multiples of (the larger, on a
+// tie). It is 0 when no gap explains most of them.
+func commonPitch(rows [][]image.Rectangle) float64 {
+	var gaps []float64
+	for _, row := range rows {
+		for i := 1; i < len(row); i++ {
+			gaps = append(gaps, centreX(row[i])-centreX(row[i-1]))
+		}
+	}
+	best, bestN := 0.0, 0
+	for _, p := range gaps {
+		n := 0
+		for _, g := range gaps {
+			if k := math.Round(g / p); k >= 1 && math.Abs(g/p-k) <= 0.12*k {
+				n++
+			}
+		}
+		if n > bestN || (n == bestN && p > best) {
+			best, bestN = p, n
+		}
+	}
+	if bestN*3 < len(gaps)*2 {
+		return 0
+	}
+	// Refine over the gaps it explains: an error of a pixel would add up along a long row.
+	var sum, k float64
+	for _, g := range gaps {
+		if n := math.Round(g / best); n >= 1 && math.Abs(g/best-n) <= 0.12*n {
+			sum, k = sum+g, k+n
+		}
+	}
+	return sum / k
+}
+
+// onBeat keeps the boxes of a row that stand at whole multiples of the pitch from most of the
+// others. A box a little off the beat (a tube's outline merged with a background doodle) is
+// moved onto it, if that place is free; one far off it (a tube-shaped doodle or button beside
+// the row) is dropped.
+func onBeat(row []image.Rectangle, pitch float64) []image.Rectangle {
+	if pitch <= 0 || len(row) < 3 {
+		return row
+	}
+	agrees := func(b image.Rectangle) bool {
+		n := 0
+		for _, o := range row {
+			d := math.Abs(centreX(o)-centreX(b)) / pitch
+			if math.Abs(d-math.Round(d)) <= 0.15 {
+				n++
+			}
+		}
+		return n*2 > len(row)
+	}
+	var kept, off []image.Rectangle
+	for _, b := range row {
+		if agrees(b) {
+			kept = append(kept, b)
+		} else {
+			off = append(off, b)
+		}
+	}
+	if len(kept) == 0 {
+		return row
+	}
+	anchor := centreX(kept[0])
+	for _, b := range off {
+		k := math.Round((centreX(b) - anchor) / pitch)
+		beat := anchor + k*pitch
+		if math.Abs(centreX(b)-beat) > 0.35*pitch {
+			continue
+		}
+		w := kept[0].Dx()
+		moved := image.Rect(int(math.Round(beat))-w/2, b.Min.Y, int(math.Round(beat))-w/2+w, b.Max.Y)
+		if !overlapsAny(moved, kept) {
+			kept = append(kept, moved)
+		}
+	}
+	sort.Slice(kept, func(i, j int) bool { return kept[i].Min.X < kept[j].Min.X })
+	return kept
 }
 
 // alignRow gives a row's boxes a common top and bottom: the tubes of a level are drawn alike,

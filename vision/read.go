@@ -49,6 +49,9 @@ type Tube struct {
 // Confidence below which a reading is reported as an error by Read's callers.
 const LowConfidence = 0.5
 
+// minTubeWidth is the narrowest tube, in the image's pixels, read with confidence.
+const minTubeWidth = 20
+
 // Read finds the tubes, their liquid layers and colours in a screenshot.
 //
 // It returns an error with code no_puzzle when it finds no level, unreadable_image,
@@ -133,6 +136,9 @@ func (f *frame) read(r *Reading) error {
 		r.doubt(0.3, "no tube holds more than one layer")
 	}
 	f.geometry(r, cols, counts, unit)
+	if w := r.Tubes[0].Box.Dx(); w < minTubeWidth {
+		r.doubt(0.4, "the tubes are %d pixels wide: too small to read reliably (at least %d)", w, minTubeWidth)
+	}
 	tubes, err := r.colors(cols, counts, samples, capacity)
 	if err != nil {
 		return err
