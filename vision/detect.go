@@ -278,9 +278,9 @@ func commonPitch(rows [][]image.Rectangle) float64 {
 }
 
 // onBeat keeps the boxes of a row that stand at whole multiples of the pitch from most of the
-// others. A box a little off the beat (a tube's outline merged with a background doodle) is
-// moved onto it, if that place is free; one far off it (a tube-shaped doodle or button beside
-// the row) is dropped.
+// others. A box a little off the beat inside the row (a tube's outline merged with a
+// background doodle) is moved onto it, if that place is free; any other (a tube-shaped doodle
+// or button beside the row) is dropped.
 func onBeat(row []image.Rectangle, pitch float64) []image.Rectangle {
 	if pitch <= 0 || len(row) < 3 {
 		return row
@@ -306,15 +306,19 @@ func onBeat(row []image.Rectangle, pitch float64) []image.Rectangle {
 	if len(kept) == 0 {
 		return row
 	}
-	anchor := centreX(kept[0])
+	anchor, last := centreX(kept[0]), centreX(kept[len(kept)-1])
 	for _, b := range off {
 		k := math.Round((centreX(b) - anchor) / pitch)
 		beat := anchor + k*pitch
-		if math.Abs(centreX(b)-beat) > 0.35*pitch {
-			continue
-		}
 		w := kept[0].Dx()
 		moved := image.Rect(int(math.Round(beat))-w/2, b.Min.Y, int(math.Round(beat))-w/2+w, b.Max.Y)
+		in := moved.Intersect(b)
+		inside := beat >= anchor && beat <= last
+		// Beyond the row's ends only a box covering most of the tube's place is moved: a
+		// doodle there must not become a tube.
+		if math.Abs(centreX(b)-beat) > 0.35*pitch || (!inside && in.Dx()*in.Dy()*10 < moved.Dx()*moved.Dy()*7) {
+			continue
+		}
 		if !overlapsAny(moved, kept) {
 			kept = append(kept, moved)
 		}

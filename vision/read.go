@@ -265,7 +265,8 @@ func (r *Reading) colors(cols []column, counts []int, samples []unitSample, capa
 		r.Reasons = append(r.Reasons, fmt.Sprintf("%d hidden units", hidden))
 	}
 	if n := countFunc(cols, func(c column) bool { return c.curtain }); covered {
-		r.Reasons = append(r.Reasons, fmt.Sprintf("%d tubes behind curtains", n))
+		// What curtains hide is unknown, so the count rule cannot check this reading.
+		r.doubt(0.7, "%d tubes behind curtains: the colour counts cannot confirm the reading", n)
 	}
 	if total%capacity != 0 && !covered {
 		r.doubt(0.3, "%d units do not make whole tubes of %d", total, capacity)
