@@ -46,8 +46,8 @@ func BenchmarkRead(b *testing.B) {
 	}
 }
 
-// BenchmarkAnnotate draws the seed-98 plan, decoding and PNG encoding included.
-func BenchmarkAnnotate(b *testing.B) {
+// benchPlan reads the fixture and solves it, for the annotation benchmarks.
+func benchPlan(b *testing.B) ([]byte, *Reading, solver.Plan) {
 	data := benchFixture(b)
 	r, err := Read(data)
 	if err != nil {
@@ -57,6 +57,12 @@ func BenchmarkAnnotate(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	return data, r, plan
+}
+
+// BenchmarkAnnotate draws the seed-98 plan, PNG encoding included.
+func BenchmarkAnnotate(b *testing.B) {
+	data, r, plan := benchPlan(b)
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := Annotate(data, r, plan); err != nil {
@@ -67,15 +73,7 @@ func BenchmarkAnnotate(b *testing.B) {
 
 // BenchmarkAnnotateDraw is Annotate without the PNG encoding: copying the pixels and drawing.
 func BenchmarkAnnotateDraw(b *testing.B) {
-	data := benchFixture(b)
-	r, err := Read(data)
-	if err != nil {
-		b.Fatal(err)
-	}
-	plan, _, err := solver.Solve(b.Context(), r.Level, solver.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
+	data, r, plan := benchPlan(b)
 	for b.Loop() {
 		m, err := annotated(data, r, plan)
 		if err != nil {
