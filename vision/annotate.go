@@ -27,13 +27,11 @@ func Annotate(data []byte, r *Reading, plan solver.Plan) ([]byte, error) {
 		return nil, err
 	}
 	defer mat.Close()
-	// PNG encoding is most of Annotate's time (libpng, at its fastest setting).
-	buf, err := gocv.IMEncodeWithParams(gocv.PNGFileExt, mat, []int{gocv.IMWritePngCompression, 1})
+	png, err := encodePNG(mat.ToBytes(), mat.Cols(), mat.Rows())
 	if err != nil {
 		return nil, solver.Errorf(solver.CodeInternal, "encoding the annotated image: %v", err)
 	}
-	defer buf.Close()
-	return append([]byte(nil), buf.GetBytes()...), nil
+	return png, nil
 }
 
 // annotated returns the screenshot with the plan drawn on it; the caller closes the Mat.

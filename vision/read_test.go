@@ -17,7 +17,7 @@ import (
 	"github.com/decant/decant/solver"
 )
 
-func encodePNG(t testing.TB, img image.Image) []byte {
+func pngOf(t testing.TB, img image.Image) []byte {
 	var buf bytes.Buffer
 	if err := png.Encode(&buf, img); err != nil {
 		t.Fatal(err)
@@ -64,8 +64,8 @@ func TestReadRejects(t *testing.T) {
 		{"header only", pngHeader(1080, 2400), solver.CodeUnreadableImage},
 		{"truncated PNG", fixture[:len(fixture)/2], solver.CodeUnreadableImage},
 		{"truncated JPEG", jpg.Bytes()[:jpg.Len()/2], solver.CodeUnreadableImage},
-		{"tiny", encodePNG(t, image.NewRGBA(image.Rect(0, 0, 100, 200))), solver.CodeImageTooSmall},
-		{"blank screen", encodePNG(t, blank), solver.CodeNoPuzzle},
+		{"tiny", pngOf(t, image.NewRGBA(image.Rect(0, 0, 100, 200))), solver.CodeImageTooSmall},
+		{"blank screen", pngOf(t, blank), solver.CodeNoPuzzle},
 		{"blank JPEG", jpg.Bytes(), solver.CodeNoPuzzle},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -97,7 +97,7 @@ func TestReadStripedTubes(t *testing.T) {
 			}
 		}
 	}
-	got, err := Read(encodePNG(t, img))
+	got, err := Read(pngOf(t, img))
 	if got != nil && got.Level != nil {
 		t.Logf("read %s confidence %.2f %v", got.Level.Compact(), got.Confidence, got.Reasons)
 	}
@@ -227,5 +227,31 @@ func TestReadRefusesScanBomb(t *testing.T) {
 	_, err := Read(bomb)
 	if solver.ErrorCode(err) != solver.CodeUnreadableImage || !strings.Contains(err.Error(), "scans") {
 		t.Fatalf("got %v, want unreadable_image naming the scans", err)
+	}
+}
+
+// encodePNG's output decodes to exactly the pixels it was given.
+func TestEncodePNG(t *testing.T) {
+	const w, h = 37, 23
+	bgr := make([]byte, 3*w*h)
+	for i := range bgr {
+		bgr[i] = byte(i * 131 % 251)
+	}
+	data, err := encodePNG(bgr, w, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for y := range h {
+		for x := range w {
+			r, g, b, _ := img.At(x, y).RGBA()
+			i := 3 * (y*w + x)
+			if byte(b>>8) != bgr[i] || byte(g>>8) != bgr[i+1] || byte(r>>8) != bgr[i+2] {
+				t.Fatalf("pixel %d,%d: got %d %d %d, want %v", x, y, r>>8, g>>8, b>>8, bgr[i:i+3])
+			}
+		}
 	}
 }
