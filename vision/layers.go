@@ -329,13 +329,6 @@ func unitsIn(c column, unit float64) int {
 	return max(1, int(math.Round(float64(c.bottom-c.top)/unit-0.3)))
 }
 
-func boolf(b bool) float64 {
-	if b {
-		return 1
-	}
-	return 0
-}
-
 // unitPatch is the inset rectangle sampled for unit j (0 = bottom) of a column.
 func unitPatch(c column, unit float64, j int) image.Rectangle {
 	w := c.box.Dx()
