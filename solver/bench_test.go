@@ -120,8 +120,7 @@ func runClass(t testing.TB, c levelClass) classResult {
 			r.unsolvableTimes = append(r.unsolvableTimes, stats.Elapsed)
 		}
 		r.maxStored = max(r.maxStored, stats.Stored)
-		g := newGame(l)
-		r.maxMemory = max(r.maxMemory, int64(stats.Stored)*int64((g.keyBytes+15)/16*16+nodeBytes))
+		r.maxMemory = max(r.maxMemory, int64(stats.Stored)*newGame(l).stateBytes())
 	}
 	slices.Sort(r.times)
 	slices.Sort(r.unsolvableTimes)

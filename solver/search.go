@@ -100,6 +100,10 @@ type node struct {
 // state beyond the key, and the peak heap, garbage included, about 280 (memory_test.go).
 const nodeBytes = 288
 
+// stateBytes is the memory one stored state is counted at: its key, rounded up to the
+// allocator's 16-byte classes, and nodeBytes.
+func (g *game) stateBytes() int64 { return int64((g.keyBytes+15)/16*16 + nodeBytes) }
+
 // engine is one best-first search: A* (weight 1), weighted A* (Fast), or uniform-cost (BFS).
 type engine struct {
 	g       *game
@@ -238,7 +242,7 @@ func (e *engine) run(root []uint64) (int32, Status) {
 		return id, StatusSolved
 	}
 	maxMem := e.opts.MaxMemory
-	perState := int64((e.g.keyBytes+15)/16*16 + nodeBytes)
+	perState := e.g.stateBytes()
 	for {
 		ent, ok := e.open.pop()
 		if !ok {

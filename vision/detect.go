@@ -19,6 +19,8 @@ type frame struct {
 	scale float64 // original pixels per working pixel
 	lab   []float32
 	gray  []byte // blurred grey levels, for edge detection
+
+	scratch [3][]float64 // reused by medianLab
 }
 
 func (f *frame) at(x, y int) lab {

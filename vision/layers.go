@@ -46,14 +46,15 @@ func (f *frame) medianLab(r image.Rectangle) (lab, bool) {
 	if r.Empty() {
 		return lab{}, false
 	}
-	n := r.Dx() * r.Dy()
-	ls, as, bs := make([]float64, 0, n), make([]float64, 0, n), make([]float64, 0, n)
+	// The frame's scratch buffers: this runs for every row of every tube.
+	ls, as, bs := f.scratch[0][:0], f.scratch[1][:0], f.scratch[2][:0]
 	for y := r.Min.Y; y < r.Max.Y; y++ {
 		for x := r.Min.X; x < r.Max.X; x++ {
 			c := f.at(x, y)
 			ls, as, bs = append(ls, c.L), append(as, c.A), append(bs, c.B)
 		}
 	}
+	f.scratch = [3][]float64{ls, as, bs}
 	return lab{median(ls), median(as), median(bs)}, true
 }
 
@@ -128,6 +129,12 @@ func segments(b image.Rectangle, in, out []lab, minLen int) []segment {
 	}
 	segs = append(segs, segment{y0: b.Min.Y, y1: b.Min.Y + start + 1})
 	colorOf := func(s segment) lab { return meanLab(in[s.y0-b.Min.Y : s.y1-b.Min.Y]) }
+	// join makes run i part of the run below it, i-1.
+	join := func(i int) {
+		segs[i-1] = segment{y0: segs[i].y0, y1: segs[i-1].y1}
+		segs[i-1].color = colorOf(segs[i-1])
+		segs = append(segs[:i], segs[i+1:]...)
+	}
 	for i := range segs {
 		segs[i].color = colorOf(segs[i])
 	}
@@ -157,9 +164,7 @@ func segments(b image.Rectangle, in, out []lab, minLen int) []segment {
 	// Neighbours of one colour split by a gradient (a tube's shaded bottom) are one run.
 	for i := len(segs) - 1; i > 0; i-- {
 		if deltaE(segs[i].color, segs[i-1].color) < changeDE {
-			segs[i-1] = segment{y0: segs[i].y0, y1: segs[i-1].y1}
-			segs[i-1].color = colorOf(segs[i-1])
-			segs = append(segs[:i], segs[i+1:]...)
+			join(i)
 		}
 	}
 	classify := func() {
@@ -178,9 +183,7 @@ func segments(b image.Rectangle, in, out []lab, minLen int) []segment {
 	for i := len(segs) - 1; i > 0; i-- {
 		a, c := segs[i], segs[i-1]
 		if a.short && c.short && a.liquid && c.liquid && a.color.L < 40 && c.color.L < 40 && deltaE(a.color, c.color) < meniscusDE {
-			segs[i-1] = segment{y0: a.y0, y1: c.y1}
-			segs[i-1].color = colorOf(segs[i-1])
-			segs = append(segs[:i], segs[i+1:]...)
+			join(i)
 			merged = true
 		}
 	}
@@ -285,19 +288,19 @@ func unitHeight(cols []column) (unit, misfit float64) {
 		}
 		return s
 	}
-	var cands []float64
+	type cand struct{ u, score float64 }
+	var cands []cand
+	bestScore := 0.0
 	for _, v := range append(slices.Clone(gaps), heights...) {
 		for k := 1.0; k <= solver.MaxCapacity; k++ {
-			cands = append(cands, v/k)
+			c := cand{v / k, score(v / k)}
+			cands = append(cands, c)
+			bestScore = max(bestScore, c.score)
 		}
 	}
-	bestScore := 0.0
-	for _, u := range cands {
-		bestScore = max(bestScore, score(u))
-	}
-	for _, u := range cands {
-		if score(u) >= 0.95*bestScore && u > unit {
-			unit = u
+	for _, c := range cands {
+		if c.score >= 0.95*bestScore && c.u > unit {
+			unit = c.u
 		}
 	}
 	// Refine on the gaps that fit, which carry no meniscus; failing those, the heights.
