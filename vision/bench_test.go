@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"context"
 	"os"
 	"testing"
 
@@ -14,17 +15,32 @@ import (
 //
 //	go test ./vision -run '^$' -bench . -cpu 1 -benchtime 30x
 
-func benchFixture(b *testing.B) []byte {
+// seed98PNG is the committed 1080×2400 screenshot of level 98.
+func seed98PNG(tb testing.TB) []byte {
 	data, err := os.ReadFile("../testdata/seed-98.png")
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	return data
 }
 
+// solvedSeed98 reads the level-98 screenshot and solves it.
+func solvedSeed98(tb testing.TB) ([]byte, *Reading, solver.Plan) {
+	data := seed98PNG(tb)
+	r, err := Read(data)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	plan, _, err := solver.Solve(context.Background(), r.Level, solver.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return data, r, plan
+}
+
 // BenchmarkDecode is the baseline: OpenCV decoding the PNG, nothing else.
 func BenchmarkDecode(b *testing.B) {
-	data := benchFixture(b)
+	data := seed98PNG(b)
 	b.ReportAllocs()
 	for b.Loop() {
 		m, err := gocv.IMDecode(data, gocv.IMReadColor)
@@ -37,7 +53,7 @@ func BenchmarkDecode(b *testing.B) {
 
 // BenchmarkRead is a whole read, decoding included.
 func BenchmarkRead(b *testing.B) {
-	data := benchFixture(b)
+	data := seed98PNG(b)
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := Read(data); err != nil {
@@ -46,23 +62,9 @@ func BenchmarkRead(b *testing.B) {
 	}
 }
 
-// benchPlan reads the fixture and solves it, for the annotation benchmarks.
-func benchPlan(b *testing.B) ([]byte, *Reading, solver.Plan) {
-	data := benchFixture(b)
-	r, err := Read(data)
-	if err != nil {
-		b.Fatal(err)
-	}
-	plan, _, err := solver.Solve(b.Context(), r.Level, solver.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	return data, r, plan
-}
-
 // BenchmarkAnnotate draws the seed-98 plan, PNG encoding included.
 func BenchmarkAnnotate(b *testing.B) {
-	data, r, plan := benchPlan(b)
+	data, r, plan := solvedSeed98(b)
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := Annotate(data, r, plan); err != nil {
@@ -73,7 +75,7 @@ func BenchmarkAnnotate(b *testing.B) {
 
 // BenchmarkAnnotateDraw is Annotate without the PNG encoding: copying the pixels and drawing.
 func BenchmarkAnnotateDraw(b *testing.B) {
-	data, r, plan := benchPlan(b)
+	data, r, plan := solvedSeed98(b)
 	for b.Loop() {
 		m, err := annotated(data, r, plan)
 		if err != nil {

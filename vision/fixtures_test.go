@@ -179,18 +179,7 @@ func TestCommittedFixtures(t *testing.T) {
 // TestAnnotate checks the annotated image: a PNG of the screenshot's size that differs from it
 // around the tubes and in the legend, for each kind of plan.
 func TestAnnotate(t *testing.T) {
-	data, err := os.ReadFile("../testdata/seed-98.png")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := Read(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	plan, _, err := solver.Solve(t.Context(), r.Level, solver.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	data, r, plan := solvedSeed98(t)
 	for name, p := range map[string]solver.Plan{
 		"optimal":    plan,
 		"unsolvable": {Status: solver.StatusUnsolvable},

@@ -14,10 +14,7 @@ import (
 // TestNoMatLeaks reads, annotates and rejects images many times and checks that every Mat
 // was closed (run with -tags matprofile, as CI does).
 func TestNoMatLeaks(t *testing.T) {
-	data, err := os.ReadFile("../testdata/seed-98.png")
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := seed98PNG(t)
 	jpg, err := os.ReadFile("../testdata/fixtures/wood-hidden.jpg")
 	if err != nil {
 		t.Fatal(err)

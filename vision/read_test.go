@@ -42,10 +42,7 @@ func pngHeader(w, h uint32) []byte {
 
 // Bad input gets an error that names the problem, never a crash or a guess.
 func TestReadRejects(t *testing.T) {
-	fixture, err := os.ReadFile("../testdata/seed-98.png")
-	if err != nil {
-		t.Fatal(err)
-	}
+	fixture := seed98PNG(t)
 	blank := image.NewRGBA(image.Rect(0, 0, 720, 1600))
 	for i := range blank.Pix {
 		blank.Pix[i] = 40
@@ -80,14 +77,20 @@ func TestReadRejects(t *testing.T) {
 	}
 }
 
-// Tubes filled with hundreds of thin stripes are no level: Read must say so promptly rather
-// than cluster thousands of "units" (a fuzzed input once stalled it).
-func TestReadStripedTubes(t *testing.T) {
+// smallRender draws a five-colour level as a small light-theme screenshot.
+func smallRender(t *testing.T) (*solver.Level, *Rendered) {
 	l := fixtureLevels(t)["deal5x3"]
 	r, err := Render(l, RenderOptions{Theme: "light", Width: 540, Height: 1200})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return l, r
+}
+
+// Tubes filled with hundreds of thin stripes are no level: Read must say so promptly rather
+// than cluster thousands of "units" (a fuzzed input once stalled it).
+func TestReadStripedTubes(t *testing.T) {
+	_, r := smallRender(t)
 	img := r.Image
 	for _, tube := range r.Reading.Tubes {
 		b := tube.Box
@@ -108,11 +111,7 @@ func TestReadStripedTubes(t *testing.T) {
 
 // A JPEG whose EXIF says "rotate 90° clockwise" is read upright.
 func TestReadHonoursEXIFOrientation(t *testing.T) {
-	l := fixtureLevels(t)["deal5x3"]
-	r, err := Render(l, RenderOptions{Theme: "light", Width: 540, Height: 1200})
-	if err != nil {
-		t.Fatal(err)
-	}
+	l, r := smallRender(t)
 	// Store the image turned 90° counter-clockwise, tagged orientation 6.
 	src := r.Image
 	rot := image.NewRGBA(image.Rect(0, 0, src.Rect.Dy(), src.Rect.Dx()))
@@ -140,10 +139,7 @@ func TestReadHonoursEXIFOrientation(t *testing.T) {
 
 // A WebP screenshot (OpenCV encodes one from the PNG fixture) reads like the PNG.
 func TestReadWebP(t *testing.T) {
-	data, err := os.ReadFile("../testdata/seed-98.png")
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := seed98PNG(t)
 	m, err := decode(data)
 	if err != nil {
 		t.Fatal(err)
