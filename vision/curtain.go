@@ -95,7 +95,7 @@ func (f *frame) curtainAt(cands []image.Rectangle, x float64, top, bottom, tw, t
 // tube of liquid layers has no small patch of colour: its layers span it from wall to wall.
 func (f *frame) lantern(box image.Rectangle) (lab, bool) {
 	// Below the rod the curtain hangs from, above the tube's foot that may show under it.
-	r := image.Rect(box.Min.X, box.Min.Y+box.Dy()/7, box.Max.X, box.Min.Y+box.Dy()*2/3).Intersect(image.Rect(0, 0, f.w, f.h))
+	r := f.clip(image.Rect(box.Min.X, box.Min.Y+box.Dy()/7, box.Max.X, box.Min.Y+box.Dy()*2/3))
 	if r.Empty() {
 		return lab{}, false
 	}
@@ -168,6 +168,7 @@ func (f *frame) lantern(box image.Rectangle) (lab, bool) {
 // the box's commonest colour), and cloth hangs below it. A layer of liquid, however its shading
 // splits it, reaches the tube's walls, and has another layer or the tube's foot below.
 func (f *frame) flankedLantern(box image.Rectangle, c lab) bool {
+	box = f.clip(box)
 	cloth, _ := f.medianLab(box)
 	m := max(1, box.Dx()*15/100)
 	n, ok := 0, 0

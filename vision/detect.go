@@ -23,7 +23,18 @@ type frame struct {
 	scratch [3][]float64 // reused by medianLab
 }
 
+// bounds is the frame's rectangle, in working pixels.
+func (f *frame) bounds() image.Rectangle { return image.Rect(0, 0, f.w, f.h) }
+
+// clip is r within the frame. Boxes are grown, moved and extended while a layout is worked
+// out (a row brought to a common bottom, a curtain placed at the row's pitch), so they may
+// reach past the image's edges; every region read from the frame passes through here.
+func (f *frame) clip(r image.Rectangle) image.Rectangle { return r.Intersect(f.bounds()) }
+
+// at is the pixel at x, y, or the nearest one inside the frame: no point read can fall off
+// its edges.
 func (f *frame) at(x, y int) lab {
+	x, y = min(max(x, 0), f.w-1), min(max(y, 0), f.h-1)
 	i := 3 * (y*f.w + x)
 	return lab{float64(f.lab[i]), float64(f.lab[i+1]), float64(f.lab[i+2])}
 }
@@ -351,4 +362,22 @@ func alignRow(row []image.Rectangle, h int) {
 			row[i].Min.Y = ref.Min.Y // cut short at the top; a taller box may carry a cork
 		}
 	}
+}
+
+// clipRows clips every box of the rows to the frame (aligning a row or moving a box onto its
+// beat may carry it past an edge) and drops boxes left with nothing inside.
+func (f *frame) clipRows(rows [][]image.Rectangle) [][]image.Rectangle {
+	out := rows[:0]
+	for _, row := range rows {
+		kept := row[:0]
+		for _, b := range row {
+			if b = f.clip(b); !b.Empty() {
+				kept = append(kept, b)
+			}
+		}
+		if len(kept) > 0 {
+			out = append(out, kept)
+		}
+	}
+	return out
 }

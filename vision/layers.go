@@ -42,7 +42,7 @@ func (c column) empty() bool { return c.bottom == 0 }
 
 // medianLab is the per-channel median of the frame's pixels in r (clipped to the frame).
 func (f *frame) medianLab(r image.Rectangle) (lab, bool) {
-	r = r.Intersect(image.Rect(0, 0, f.w, f.h))
+	r = f.clip(r)
 	if r.Empty() {
 		return lab{}, false
 	}
@@ -354,7 +354,7 @@ func (f *frame) sampleUnit(r image.Rectangle) unitSample {
 	}
 	// The glyph sits in the middle; highlights run down the tube's sides.
 	w := r.Dx()
-	r = image.Rect(r.Min.X+w/6, r.Min.Y, r.Max.X-w/6, r.Max.Y).Intersect(image.Rect(0, 0, f.w, f.h))
+	r = f.clip(image.Rect(r.Min.X+w/6, r.Min.Y, r.Max.X-w/6, r.Max.Y))
 	light, n := 0, 0
 	for y := r.Min.Y; y < r.Max.Y; y++ {
 		for x := r.Min.X; x < r.Max.X; x++ {

@@ -75,8 +75,11 @@ func Read(data []byte) (*Reading, error) {
 // read fills r from the frame.
 func (f *frame) read(r *Reading) error {
 	cands := f.tubeCandidates()
-	rows := readingOrder(pickTubes(cands))
+	rows := f.clipRows(readingOrder(pickTubes(cands)))
 	curtains := f.findCurtains(rows, cands)
+	for i := range curtains {
+		curtains[i].box = f.clip(curtains[i].box)
+	}
 	lanterns := map[image.Rectangle]lab{}
 	for _, c := range curtains {
 		lanterns[c.box] = c.color
@@ -231,7 +234,7 @@ func (r *Reading) doubt(c float64, format string, args ...any) {
 func (f *frame) geometry(r *Reading, cols []column, counts []int, unit float64) {
 	s := f.scale
 	scale := func(x0, y0, x1, y1 float64) image.Rectangle {
-		return image.Rect(int(x0*s), int(y0*s), int(math.Ceil(x1*s)), int(math.Ceil(y1*s)))
+		return image.Rect(int(x0*s), int(y0*s), int(math.Ceil(x1*s)), int(math.Ceil(y1*s))).Intersect(image.Rect(0, 0, r.Width, r.Height))
 	}
 	r.Tubes = make([]Tube, len(cols))
 	for i, c := range cols {
