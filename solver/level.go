@@ -259,18 +259,18 @@ func (b *builder) color(n string) (Color, error) {
 	return id, nil
 }
 
-// level returns the level built, with the error Validate finds in it.
-func (b *builder) level(capacity int) (*Level, error) {
+// level returns the level built, not yet validated.
+func (b *builder) level(capacity int) *Level {
 	l := &Level{Capacity: capacity, Tubes: b.tubes, Names: b.names}
 	if slices.ContainsFunc(b.curtains, func(c Color) bool { return c != 0 }) {
 		l.Curtains = b.curtains
 	}
-	return l, l.Validate()
+	return l
 }
 
-// valid drops the level when it breaks the rules.
-func valid(l *Level, err error) (*Level, error) {
-	if err != nil {
+// validated returns l when it keeps the rules, else Validate's error.
+func validated(l *Level) (*Level, error) {
+	if err := l.Validate(); err != nil {
 		return nil, err
 	}
 	return l, nil
@@ -279,12 +279,17 @@ func valid(l *Level, err error) (*Level, error) {
 // NewLevel builds a level from tubes of colour names (bottom to top; "?" is hidden; a tube of
 // the one token "curtain:NAME" is covered by a curtain) and checks it with Validate.
 func NewLevel(capacity int, tubes [][]string) (*Level, error) {
-	return valid(BuildLevel(capacity, tubes))
+	l, err := BuildLevel(capacity, tubes)
+	if err != nil {
+		return nil, err
+	}
+	return validated(l)
 }
 
-// BuildLevel is NewLevel for callers that report a level breaking the rules rather than drop
-// it (a screenshot read with low confidence): it returns the level with Validate's error. The
-// level is nil only when the names cannot be encoded at all.
+// BuildLevel builds a level from tubes of colour names without checking it against the rules,
+// for callers that report a level breaking them rather than drop it (a screenshot read with
+// low confidence calls Validate itself). It fails only on names it cannot encode: an empty
+// name, a misplaced curtain token, more colours than MaxColors.
 func BuildLevel(capacity int, tubes [][]string) (*Level, error) {
 	b := newBuilder()
 	for _, t := range tubes {
@@ -292,7 +297,7 @@ func BuildLevel(capacity int, tubes [][]string) (*Level, error) {
 			return nil, err
 		}
 	}
-	return b.level(capacity)
+	return b.level(capacity), nil
 }
 
 // ParseLevel reads a level in any of the three formats, told apart by their first character:
@@ -354,7 +359,7 @@ func ParseText(data []byte) (*Level, error) {
 			return nil, err
 		}
 	}
-	return valid(b.level(capacity))
+	return validated(b.level(capacity))
 }
 
 // ParseCompact reads the compact one-line form used by tests and the command line: the
@@ -375,7 +380,7 @@ func ParseCompact(s string) (*Level, error) {
 			return nil, err
 		}
 	}
-	return valid(b.level(capacity))
+	return validated(b.level(capacity))
 }
 
 // abbreviate shortens user text quoted in an error message.

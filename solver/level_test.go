@@ -2,6 +2,7 @@ package solver
 
 import (
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 )
@@ -25,7 +26,14 @@ func TestParseFormatsAgree(t *testing.T) {
 }
 
 func TestRoundTrips(t *testing.T) {
-	l := loadLevel(t, "../testdata/levels/seed-98.txt")
+	data, err := os.ReadFile("../testdata/levels/seed-98.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := ParseLevel(data)
+	if err != nil {
+		t.Fatal(err)
+	}
 	viaText, err := ParseText([]byte(l.Text()))
 	if err != nil {
 		t.Fatal(err)
@@ -124,7 +132,7 @@ func TestReplayNamesTheBadMove(t *testing.T) {
 		{"out of range", []Move{{From: 0, To: 9, Count: 1, Color: 2}}, "out of range"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			err := Validate(l, tc.moves)
+			err := CheckPlan(l, tc.moves)
 			if ErrorCode(err) != CodeInvalidPlan || !strings.Contains(err.Error(), tc.msg) {
 				t.Errorf("got %v, want invalid_plan containing %q", err, tc.msg)
 			}

@@ -57,9 +57,9 @@ func solveMCTS(ctx context.Context, l *Level, opts Options) (Plan, Stats) {
 			return Plan{Status: StatusSolved, Moves: plan}, m.done()
 		}
 		if ctx.Err() != nil || (opts.MaxStates > 0 && len(m.nodes) >= opts.MaxStates) {
-			m.stats.Stopped = "timeout"
+			m.stats.Stopped = StopTimeout
 			if ctx.Err() == nil {
-				m.stats.Stopped = "states"
+				m.stats.Stopped = StopStates
 			}
 			break
 		}
@@ -178,23 +178,11 @@ func (m *mcts) rollout(start []uint64) float64 {
 func (g *game) moves(codes []uint64) []Move {
 	var out []Move
 	for a, ca := range codes {
-		if ca == 0 {
-			continue
-		}
-		col, run, _ := g.top(ca)
+		ta := g.info(ca)
 		for b, cb := range codes {
-			hb := 0
-			if b == a {
-				continue
+			if k := g.pourable(ta, g.info(cb)); k > 0 && a != b {
+				out = append(out, Move{From: a, To: b, Count: k, Color: ta.top})
 			}
-			if cb != 0 {
-				var top Color
-				top, _, hb = g.top(cb)
-				if hb == g.cap || top != col {
-					continue
-				}
-			}
-			out = append(out, Move{From: a, To: b, Count: min(run, g.cap-hb), Color: col})
 		}
 	}
 	return out
@@ -202,5 +190,5 @@ func (g *game) moves(codes []uint64) []Move {
 
 // play applies a legal pour in place.
 func (g *game) play(codes []uint64, mv Move) {
-	codes[mv.From], codes[mv.To] = g.pour(codes[mv.From], g.height(codes[mv.From]), codes[mv.To], g.height(codes[mv.To]), mv.Color, mv.Count)
+	g.move(codes, mv.From, mv.To)
 }

@@ -261,11 +261,11 @@ func (e *engine) run(root []uint64) (int32, Status) {
 		if e.stats.Expanded&255 == 0 {
 			switch {
 			case e.ctx.Err() != nil:
-				e.stats.Stopped = "timeout"
+				e.stats.Stopped = StopTimeout
 			case e.opts.MaxStates > 0 && len(e.nodes) >= e.opts.MaxStates:
-				e.stats.Stopped = "states"
+				e.stats.Stopped = StopStates
 			case int64(len(e.nodes))*perState > maxMem:
-				e.stats.Stopped = "memory"
+				e.stats.Stopped = StopMemory
 			}
 			if e.stats.Stopped != "" {
 				e.stats.Stored = len(e.nodes)
@@ -288,37 +288,23 @@ func (e *engine) expand(id int32, codes []uint64) int32 {
 	child := e.scratch
 	info := e.info[:len(codes)]
 	for i, code := range codes {
-		if code == 0 {
-			info[i] = tubeInfo{}
-			continue
-		}
-		c, run, h := g.top(code)
-		info[i] = tubeInfo{c, uint8(run), uint8(h)}
+		info[i] = g.info(code)
 	}
 	for a, ca := range codes {
 		if ca == 0 || (a > 0 && ca == codes[a-1]) {
 			continue // empty, or the same as the tube before it
 		}
 		ta := info[a]
-		run, ha := int(ta.run), int(ta.h)
 		for b, tb := range info {
-			switch {
-			case b == a || int(tb.h) == g.cap:
-				continue
-			case tb.h == 0:
-				if run == ha {
-					continue // a one-colour tube into an empty one changes nothing
-				}
-			case tb.top != ta.top:
+			if b == a || (tb.h == 0 && ta.run == ta.h) {
+				continue // a one-colour tube into an empty one changes nothing
+			}
+			k := g.pourable(ta, tb)
+			if k == 0 || sameAsEarlier(codes, b, a) {
 				continue
 			}
-			if sameAsEarlier(codes, b, a) {
-				continue
-			}
-			hb := int(tb.h)
-			k := min(run, g.cap-hb)
 			copy(child, codes)
-			child[a], child[b] = g.pour(ca, ha, codes[b], hb, ta.top, k)
+			child[a], child[b] = g.pour(ca, int(ta.h), codes[b], int(tb.h), ta.top, k)
 			if cid, h := e.add(child, id, base+1, a, b, false); cid >= 0 && h == 0 && e.opts.Fast {
 				return cid
 			}
@@ -328,12 +314,6 @@ func (e *engine) expand(id int32, codes []uint64) int32 {
 		return e.expandMacros(id, codes, base)
 	}
 	return -1
-}
-
-// tubeInfo caches a tube's top colour, top run and height during one expansion.
-type tubeInfo struct {
-	top    Color
-	run, h uint8
 }
 
 // sameAsEarlier reports whether tube b equals an earlier tube other than a: pouring into either
@@ -401,8 +381,7 @@ func gatherSources(g *game, codes []uint64, col Color) []int {
 // mixed tubes never exceed the capacity, so each pour moves its whole run.
 func applyGather(g *game, codes []uint64, dst int, sources []int) {
 	for _, s := range sources {
-		col, run, h := g.top(codes[s])
-		codes[s], codes[dst] = g.pour(codes[s], h, codes[dst], g.height(codes[dst]), col, run)
+		g.move(codes, s, dst)
 	}
 }
 
@@ -416,11 +395,8 @@ func (e *engine) path(l *Level, goal int32) []Move {
 	real := g.codesOf(l)
 	var moves []Move
 	pour := func(from, to int) {
-		col, run, h := g.top(real[from])
-		hb := g.height(real[to])
-		k := min(run, g.cap-hb)
-		real[from], real[to] = g.pour(real[from], h, real[to], hb, col, k)
-		moves = append(moves, Move{From: from, To: to, Count: k, Color: col})
+		m, _ := g.move(real, from, to) // legal: the search generated it
+		moves = append(moves, m)
 	}
 	for i := len(chain) - 1; i >= 0; i-- {
 		n := e.nodes[chain[i]]

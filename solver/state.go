@@ -62,7 +62,48 @@ func (g *game) top(code uint64) (c Color, run, h int) {
 	return c, run, h
 }
 
-// pour moves k units of colour c from tube code a (height ha) onto b (height hb).
+// tubeInfo is what the pour rule reads of a tube: its top colour, the length of its top run
+// and its height (all zero for an empty tube).
+type tubeInfo struct {
+	top    Color
+	run, h uint8
+}
+
+// info returns the tubeInfo of a tube code.
+func (g *game) info(code uint64) tubeInfo {
+	if code == 0 {
+		return tubeInfo{}
+	}
+	c, run, h := g.top(code)
+	return tubeInfo{c, uint8(run), uint8(h)}
+}
+
+// pourable is the rule of the game: the number of units tube a pours onto tube b, 0 when the
+// pour is illegal. A non-empty tube pours its top run onto an empty tube or onto a tube of the
+// same top colour, as many units as fit. Everything in the package that pours (the search,
+// Level.Moves, plan reconstruction, MCTS) goes through it; Replay checks plans with its own,
+// independent rule (Level.apply).
+func (g *game) pourable(a, b tubeInfo) int {
+	if a.h == 0 || int(b.h) == g.cap || (b.h > 0 && b.top != a.top) {
+		return 0
+	}
+	return min(int(a.run), g.cap-int(b.h))
+}
+
+// move performs the pour from tube a to tube b of codes in place and returns it as a Move; ok
+// is false (codes untouched) when the pour is illegal.
+func (g *game) move(codes []uint64, a, b int) (m Move, ok bool) {
+	ta, tb := g.info(codes[a]), g.info(codes[b])
+	k := g.pourable(ta, tb)
+	if k == 0 || a == b {
+		return Move{}, false
+	}
+	codes[a], codes[b] = g.pour(codes[a], int(ta.h), codes[b], int(tb.h), ta.top, k)
+	return Move{From: a, To: b, Count: k, Color: ta.top}, true
+}
+
+// pour moves k units of colour c from tube code a (height ha) onto b (height hb): the packed
+// form of a pour that pourable allowed.
 func (g *game) pour(a uint64, ha int, b uint64, hb int, c Color, k int) (uint64, uint64) {
 	na := a & (1<<(g.bits*uint(ha-k)) - 1)
 	for i := 0; i < k; i++ {
@@ -150,12 +191,6 @@ func (g *game) unpack(codes []uint64, key string) {
 		}
 		codes[i] = code
 	}
-}
-
-// pure reports whether a non-empty tube holds one colour only.
-func (g *game) pure(code uint64) bool {
-	_, run, h := g.top(code)
-	return run == h
 }
 
 // sortedOrder returns perm such that codes[perm[i]] is the i-th smallest code: canonical index
