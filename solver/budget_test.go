@@ -2,6 +2,7 @@ package solver_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/decant/decant/solver"
@@ -55,5 +56,27 @@ func TestBudgetKeepsBestPlanSoFar(t *testing.T) {
 	}
 	if err := solver.CheckPlan(l, plan.Moves); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A cap on stored states is exact: no search stores more states than --max-states allows.
+func TestMaxStatesIsExact(t *testing.T) {
+	l := gen.Deal(3, 24, 4, 2)
+	for _, max := range []int{1, 10, 257, 1000} {
+		for _, opts := range []solver.Options{{}, {Fast: true}, {Algorithm: solver.BFS}, {NoMacros: true}, {Algorithm: solver.MCTS, Simulations: 20}} {
+			opts.MaxStates = max
+			t.Run(fmt.Sprintf("%d/%s/fast=%v/nomacros=%v", max, opts.Algorithm, opts.Fast, opts.NoMacros), func(t *testing.T) {
+				plan, stats, err := solver.Solve(context.Background(), l, opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if stats.Stored > max || plan.Status != solver.StatusUnknown {
+					t.Fatalf("got %s with %d states stored; want unknown with at most %d", plan.Status, stats.Stored, max)
+				}
+				if opts.Algorithm != solver.MCTS && (stats.Stopped != solver.StopStates || stats.Stored != max) {
+					t.Fatalf("stopped %q with %d states stored, want stopped by states at %d", stats.Stopped, stats.Stored, max)
+				}
+			})
+		}
 	}
 }

@@ -8,8 +8,9 @@
 // (*Level).Validate; BuildLevel builds without checking, for callers that report a level
 // breaking the rules instead of dropping it. Validate enforces the counting rules (every
 // colour has exactly Capacity units, or at most Capacity when units are hidden or covered by
-// curtains) and the encoding's limits: at most MaxTubes tubes, MaxColors colours and
-// MaxCapacity units a tube.
+// curtains) and the solver's limits: at most MaxTubes tubes and MaxColors colours, and a
+// capacity of at most MaxCapacityFor(colours), since a tube is one 64-bit word with each unit
+// in as many bits as the level's colour count needs.
 //
 // # The rule and plans
 //

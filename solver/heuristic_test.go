@@ -251,3 +251,55 @@ func checkVerdict(t *testing.T, l *solver.Level, opts solver.Options, want int) 
 		t.Fatalf("got %s, want solved in %d", plan.Status, want)
 	}
 }
+
+// TestWideLevels runs the packed rule and the search on levels past the old one-byte limits:
+// 127 colours at capacity 9 (7 bits a unit, 63 bits a tube) in 128 tubes, and 200 colours at
+// capacity 4. The moves must match the independent rule, and a level with the top units of
+// `swaps` pairs of tubes exchanged must be solved with a plan that replays, of at most three
+// pours a swap.
+func TestWideLevels(t *testing.T) {
+	for _, c := range []struct{ colors, capacity, empties, swaps int }{{127, 9, 1, 5}, {200, 4, 2, 6}} {
+		t.Run(fmt.Sprintf("%dx%d+%d", c.colors, c.capacity, c.empties), func(t *testing.T) {
+			l := &solver.Level{Capacity: c.capacity, Names: []string{""}}
+			for i := 1; i <= c.colors; i++ {
+				l.Names = append(l.Names, fmt.Sprintf("c%d", i))
+				l.Tubes = append(l.Tubes, slices.Repeat([]solver.Color{solver.Color(i)}, c.capacity))
+			}
+			for range c.empties {
+				l.Tubes = append(l.Tubes, []solver.Color{})
+			}
+			for i := range c.swaps {
+				a, b := l.Tubes[2*i], l.Tubes[2*i+1]
+				a[len(a)-1], b[len(b)-1] = b[len(b)-1], a[len(a)-1]
+			}
+			if err := l.Validate(); err != nil {
+				t.Fatal(err)
+			}
+			var got, want []string
+			for _, m := range l.Moves() {
+				q, err := solver.Replay(l, []solver.Move{m})
+				if err != nil {
+					t.Fatal(err)
+				}
+				got = append(got, position(q.Tubes).key())
+			}
+			for _, q := range position(l.Tubes).next(l.Capacity) {
+				want = append(want, q.key())
+			}
+			if !slices.Equal(got, want) || len(got) == 0 {
+				t.Fatalf("Moves gives %d positions, the rule %d", len(got), len(want))
+			}
+			plan, stats, err := solver.Solve(context.Background(), l, solver.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if plan.Status != solver.StatusSolved || len(plan.Moves) > 3*c.swaps {
+				t.Fatalf("got %s in %d pours, want solved in at most %d", plan.Status, len(plan.Moves), 3*c.swaps)
+			}
+			if err := solver.CheckPlan(l, plan.Moves); err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%d pours (optimal %v), %d states stored", len(plan.Moves), plan.Optimal, stats.Stored)
+		})
+	}
+}

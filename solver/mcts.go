@@ -35,13 +35,16 @@ type mcts struct {
 	keyBuf  []byte
 	sorted  []uint64
 	visited map[string]bool // states of the committed path
+	// maxNodes caps the tree (Options.MaxStates, 0: no cap): past it, simulations roll out
+	// from the leaves without adding nodes, and the search stops before its next pour.
+	maxNodes int
 }
 
 func solveMCTS(ctx context.Context, l *Level, opts Options) (Plan, Stats) {
 	g := newGame(l)
 	m := &mcts{
 		g: g, rng: rand.New(rand.NewPCG(uint64(opts.Seed), 0x3c75)),
-		sorted: make([]uint64, g.n), visited: map[string]bool{},
+		sorted: make([]uint64, g.n), visited: map[string]bool{}, maxNodes: opts.MaxStates,
 	}
 	sims := opts.Simulations
 	if sims <= 0 {
@@ -111,7 +114,7 @@ func (m *mcts) simulate(root int32) {
 		id = m.selectChild(id)
 		path = append(path, id)
 	}
-	if n := &m.nodes[id]; len(n.moves) > 0 {
+	if n := &m.nodes[id]; len(n.moves) > 0 && (m.maxNodes == 0 || len(m.nodes) < m.maxNodes) {
 		i := m.rng.IntN(len(n.moves))
 		mv := n.moves[i]
 		n.moves[i] = n.moves[len(n.moves)-1]

@@ -21,10 +21,7 @@ type game struct {
 }
 
 func newGame(l *Level) *game {
-	b := uint(bits.Len(uint(l.Colors())))
-	if b == 0 {
-		b = 1
-	}
+	b := unitBits(l.Colors())
 	g := &game{n: len(l.Tubes), cap: l.Capacity, colors: l.Colors(), bits: b, mask: 1<<b - 1}
 	g.keyBytes = (g.n*g.cap*int(b) + 7) / 8
 	return g
@@ -117,13 +114,13 @@ func (g *game) pour(a uint64, ha int, b uint64, hb int, c Color, k int) (uint64,
 // one, and it is zero exactly when the position is solved (see heuristic_test.go).
 func (g *game) estimate(codes []uint64) int {
 	blocks := 0
-	var bottoms uint64
+	var bottoms colorSet
 	for _, code := range codes {
 		if code == 0 {
 			continue
 		}
 		prev := Color(code & g.mask)
-		bottoms |= 1 << prev
+		bottoms.add(prev)
 		blocks++
 		for code >>= g.bits; code != 0; code >>= g.bits {
 			if c := Color(code & g.mask); c != prev {
@@ -132,7 +129,16 @@ func (g *game) estimate(codes []uint64) int {
 			}
 		}
 	}
-	return blocks - bits.OnesCount64(bottoms)
+	return blocks - bottoms.len()
+}
+
+// colorSet is a set of colour ids.
+type colorSet [4]uint64
+
+func (s *colorSet) add(c Color)      { s[c>>6] |= 1 << (c & 63) }
+func (s *colorSet) has(c Color) bool { return s[c>>6]&(1<<(c&63)) != 0 }
+func (s *colorSet) len() int {
+	return bits.OnesCount64(s[0]) + bits.OnesCount64(s[1]) + bits.OnesCount64(s[2]) + bits.OnesCount64(s[3])
 }
 
 // canon sorts codes in place, making the position canonical.
