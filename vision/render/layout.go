@@ -21,6 +21,8 @@ var (
 	headroomRange   = [2]float64{0.2, 0.9}
 	gapRange        = [2]float64{0.25, 1.3}
 	rowGapRange     = [2]float64{0.12, 0.45}
+	// minUnitAspect is the flattest unit a layout squeezes tall tubes to before narrowing them.
+	minUnitAspect = 0.5
 )
 
 func between(r *rand.Rand, lohi [2]float64) float64 { return lohi[0] + (lohi[1]-lohi[0])*r.Float64() }
@@ -69,6 +71,10 @@ func placeTubes(r *rand.Rand, counts []int, capacity int, sh shapeDraws, layout,
 			rimH = math.Max(2, iw/6)
 		}
 		return rimH + (sh.headroom+float64(capacity))*sh.unitAspect*iw + iw*sh.strokeK + 0.15*iw
+	}
+	// Too tall: flatten the units first (down to minUnitAspect), then narrow the tubes.
+	for th := tubeH(iw); float64(rows)*th*(1+sh.rowGap) > y1-y0 && sh.unitAspect > minUnitAspect; th = tubeH(iw) {
+		sh.unitAspect = math.Max(minUnitAspect, sh.unitAspect*0.95)
 	}
 	if th := tubeH(iw); float64(rows)*th*(1+sh.rowGap) > y1-y0 {
 		iw *= (y1 - y0) / (float64(rows) * th * (1 + sh.rowGap))

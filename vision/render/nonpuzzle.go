@@ -7,8 +7,6 @@ import (
 	"math/rand/v2"
 	"strconv"
 
-	"github.com/disintegration/imaging"
-
 	"github.com/decant/decant/solver"
 )
 
@@ -47,7 +45,7 @@ func NonPuzzle(seed uint64) (*Scene, error) {
 	case "shapes":
 		drawShapes(img, r)
 	}
-	img = toRGBA(imaging.Blur(img, 0.5))
+	soften(img)
 	return finish(r, d, img, Truth{Width: w, Height: h, NoPuzzle: true})
 }
 

@@ -148,7 +148,7 @@ func paint(r *rand.Rand, d draws, l *solver.Level) (*Scene, error) {
 	}
 	drawClutter(img, r, d["clutter"], p, top, bottom, under, l)
 
-	img = toRGBA(imaging.Blur(img, 0.5)) // antialiasing, as phones draw
+	soften(img) // antialiasing, as phones draw
 	var im image.Image = img
 	if k != 1 {
 		im = toRGBA(imaging.Resize(img, w, h, imaging.Linear))

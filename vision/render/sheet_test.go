@@ -20,7 +20,8 @@ var (
 )
 
 // TestContactSheet writes contact sheets of random puzzle scenes (with their unit boxes
-// outlined in a second sheet) and of non-puzzle scenes, for a person to look at:
+// outlined in a second sheet) and of non-puzzle scenes, and each scene (boxes outlined) on
+// its own, for a person to look at:
 //
 //	go test ./vision/render -run TestContactSheet -sheet /tmp/sheets
 func TestContactSheet(t *testing.T) {
@@ -39,6 +40,9 @@ func TestContactSheet(t *testing.T) {
 		}
 		t.Logf("seed %d: %s", seed, draws(s.Factors))
 		plain = append(plain, s.Image)
+		if err := imaging.Save(withBoxes(s), filepath.Join(*sheetDir, fmt.Sprintf("scene-%d.png", seed))); err != nil {
+			t.Fatal(err)
+		}
 		boxed = append(boxed, withBoxes(s))
 		n, err := NonPuzzle(seed)
 		if err != nil {
@@ -46,6 +50,9 @@ func TestContactSheet(t *testing.T) {
 		}
 		t.Logf("non-puzzle seed %d: %v", seed, n.Factors)
 		non = append(non, n.Image)
+		if err := imaging.Save(n.Image, filepath.Join(*sheetDir, fmt.Sprintf("nopuzzle-%d.png", seed))); err != nil {
+			t.Fatal(err)
+		}
 	}
 	for name, imgs := range map[string][]image.Image{"random": plain, "boxes": boxed, "nopuzzle": non} {
 		path := filepath.Join(*sheetDir, fmt.Sprintf("%s-%d.png", name, *sheetFirst))
