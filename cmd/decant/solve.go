@@ -4,11 +4,13 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"image"
 	"os"
 	"time"
 
 	"github.com/decant/decant/solver"
 	"github.com/decant/decant/vision"
+	"github.com/decant/decant/vision/annotate"
 )
 
 // searchFlags are the solver options shared by solve and serve.
@@ -107,7 +109,7 @@ func (c *solveCmd) solveFile(ctx context.Context, e *env, name string, opts solv
 		return err
 	}
 	if c.annotate != "" {
-		if err := writeAnnotated(c.annotate, data, reading, level, plan); err != nil {
+		if err := writeAnnotated(c.annotate, reading, level, plan); err != nil {
 			return err
 		}
 	}
@@ -132,16 +134,18 @@ func (c *solveCmd) solveFile(ctx context.Context, e *env, name string, opts solv
 	return nil
 }
 
-// writeAnnotated draws the plan on the screenshot; a level file is first rendered as one.
-func writeAnnotated(out string, data []byte, reading *vision.Reading, level *solver.Level, plan solver.Plan) error {
-	if reading == nil {
-		r, err := vision.Render(level, vision.RenderOptions{})
-		if err != nil {
-			return err
-		}
-		data, reading = r.Data, r.Reading
+// writeAnnotated draws the plan on the screenshot; a level file is first rendered as one
+// (rendering and annotating a level are pure Go: no OpenCV).
+func writeAnnotated(out string, reading *vision.Reading, level *solver.Level, plan solver.Plan) error {
+	var (
+		png []byte
+		err error
+	)
+	if reading != nil {
+		png, err = vision.Annotate(reading, plan)
+	} else {
+		png, err = annotateRendered(level, plan)
 	}
-	png, err := vision.Annotate(data, reading, plan)
 	if err != nil {
 		return err
 	}
@@ -149,4 +153,17 @@ func writeAnnotated(out string, data []byte, reading *vision.Reading, level *sol
 		return solver.Errorf(solver.CodeInvalidArgument, "writing %s: %v", out, err)
 	}
 	return nil
+}
+
+// annotateRendered renders level as a screenshot and draws plan on it.
+func annotateRendered(level *solver.Level, plan solver.Plan) ([]byte, error) {
+	r, err := vision.Render(level, vision.RenderOptions{})
+	if err != nil {
+		return nil, err
+	}
+	boxes := make([]image.Rectangle, len(r.Reading.Tubes))
+	for i, t := range r.Reading.Tubes {
+		boxes[i] = t.Box
+	}
+	return annotate.PNG(r.Image, boxes, plan)
 }
