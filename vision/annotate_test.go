@@ -129,20 +129,3 @@ func TestAnnotateRendered(t *testing.T) {
 		})
 	}
 }
-
-// bgrImage.rgba converts every pixel, also in the tail that does not fill a group of four.
-func TestBGRImageRGBA(t *testing.T) {
-	m := &bgrImage{w: 7, h: 3}
-	m.pix = make([]byte, 3*m.w*m.h)
-	for i := range m.pix {
-		m.pix[i] = byte(i*37 + 11)
-	}
-	img := m.rgba()
-	for y := range m.h {
-		for x := range m.w {
-			if got, want := img.RGBAAt(x, y), m.At(x, y); got != want {
-				t.Errorf("pixel %d,%d: got %v, want %v", x, y, got, want)
-			}
-		}
-	}
-}

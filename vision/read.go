@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"github.com/decant/decant/solver"
+	"github.com/decant/decant/vision/annotate"
 )
 
 // Reading is what Read saw in a screenshot.
@@ -26,7 +27,7 @@ type Reading struct {
 	worst string // the reason for the lowest confidence
 
 	// pixels keeps the decoded image so that Annotate draws on it without decoding again.
-	pixels *bgrImage
+	pixels *annotate.BGR
 }
 
 // Tube is the geometry of one tube.
@@ -58,7 +59,7 @@ func Read(data []byte) (*Reading, error) {
 	if err != nil {
 		return nil, solver.Errorf(solver.CodeInternal, "preparing the image: %v", err)
 	}
-	r := &Reading{Width: mat.Cols(), Height: mat.Rows(), Confidence: 1, pixels: &bgrImage{mat.ToBytes(), mat.Cols(), mat.Rows()}}
+	r := &Reading{Width: mat.Cols(), Height: mat.Rows(), Confidence: 1, pixels: bgrOf(mat)}
 	return r, f.read(r)
 }
 

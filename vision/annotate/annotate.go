@@ -27,8 +27,9 @@ const MaxArrows = 3
 var (
 	white = color.RGBA{255, 255, 255, 255}
 	black = color.RGBA{0, 0, 0, 255}
-	// edge outlines arrows and badges so that they stand out on light backgrounds.
-	edge = color.RGBA{0, 0, 0, 200}
+	// edge outlines arrows and badges so that they stand out on light backgrounds (opaque:
+	// arrows are painted in overlapping pieces).
+	edge = color.RGBA{0, 0, 0, 255}
 	// numberFill is the tube numbers' badge.
 	numberFill = color.RGBA{20, 20, 20, 255}
 )
@@ -221,8 +222,12 @@ func wrap(f *face, words []string, sep string, width int) []string {
 
 // Draw draws the layout on img: arrows (the first pour on top), then the tube numbers, then
 // the legend.
-func (l *Layout) Draw(img *image.RGBA) error {
-	pa := &painter{img: img}
+func (l *Layout) Draw(img draw.Image) error {
+	cv, err := canvasOf(img)
+	if err != nil {
+		return err
+	}
+	pa := &painter{cv: cv}
 	for i := len(l.Arrows) - 1; i >= 0; i-- {
 		if err := l.Arrows[i].draw(pa); err != nil {
 			return err
@@ -233,7 +238,7 @@ func (l *Layout) Draw(img *image.RGBA) error {
 			return err
 		}
 	}
-	return l.Legend.draw(img)
+	return l.Legend.draw(cv)
 }
 
 // draw paints the arrow with a dark edge, then its step badge.
@@ -249,10 +254,14 @@ func (a Arrow) draw(pa *painter) error {
 	full := ctrl.sub(tail).len() + tip.sub(ctrl).len()
 	t := max(0, 1-headL*0.7/max(full, 1))
 	ctrlEnd, end := lerp(tail, ctrl, t), quad(tail, ctrl, tip, t)
-	pa.fill(stroke(tail, ctrlEnd, end, w+2*e), edge)
+	for _, p := range stroke(tail, ctrlEnd, end, w+2*e) {
+		pa.fill(p, edge)
+	}
 	pa.fill(head(tip.add(dir.mul(1.5*e)), dir, headL+2.5*e, headW+1.5*e), edge)
 	pa.fill(disc(tail, w*0.9+e), edge)
-	pa.fill(stroke(tail, ctrlEnd, end, w), a.Color)
+	for _, p := range stroke(tail, ctrlEnd, end, w) {
+		pa.fill(p, a.Color)
+	}
 	pa.fill(head(tip, dir, headL, headW), a.Color)
 	pa.fill(disc(tail, w*0.9), a.Color)
 	return a.Step.draw(pa)
@@ -262,8 +271,10 @@ func (a Arrow) draw(pa *painter) error {
 func (b Badge) draw(pa *painter) error {
 	c, r := ptOf(b.Center), float64(b.Radius)
 	ringW := max(1, r/8)
-	pa.fill(disc(c, r+max(1, r/12)), edge)
-	pa.fill(disc(c, r), white)
+	// Rings rather than stacked discs: each pixel painted about once. Each ring reaches a
+	// pixel under the next one in, so that no seam shows between them.
+	pa.fill(ring(c, r-1, r+max(1, r/12)), edge)
+	pa.fill(ring(c, r-ringW-1, r), white)
 	pa.fill(disc(c, r-ringW), b.Fill)
 	size := b.Radius * 6 / 5
 	f, err := faceOf(size)
@@ -275,35 +286,27 @@ func (b Badge) draw(pa *painter) error {
 			return solver.Errorf(solver.CodeInternal, "loading the badge's font: %v", err)
 		}
 	}
-	f.drawCentred(pa.img, b.Text, b.Center, b.Ink)
+	f.drawCentred(pa.cv, b.Text, b.Center, b.Ink)
 	return nil
 }
 
 // draw darkens the band and writes the lines in white.
-func (lg Legend) draw(img *image.RGBA) error {
-	band := lg.Band.Intersect(img.Rect)
-	for y := band.Min.Y; y < band.Max.Y; y++ {
-		row := img.Pix[img.PixOffset(band.Min.X, y):img.PixOffset(band.Max.X, y)]
-		for i := 0; i+3 < len(row); i += 4 {
-			row[i] = byte(uint(row[i]) * legendDim >> 8)
-			row[i+1] = byte(uint(row[i+1]) * legendDim >> 8)
-			row[i+2] = byte(uint(row[i+2]) * legendDim >> 8)
-		}
-	}
+func (lg Legend) draw(cv canvas) error {
+	cv.dim(lg.Band, legendDim)
 	f, err := faceOf(lg.Size)
 	if err != nil {
 		return solver.Errorf(solver.CodeInternal, "loading the legend's font: %v", err)
 	}
 	for i, l := range lg.Lines {
-		f.draw(img, l, lg.Left, lg.Baselines[i], white)
+		f.draw(cv, l, lg.Left, lg.Baselines[i], white)
 	}
 	return nil
 }
 
-// Draw draws the annotation of plan on img in place; tubes are the tubes' boxes in img's
-// coordinates, in the level's order.
-func Draw(img *image.RGBA, tubes []image.Rectangle, plan solver.Plan) error {
-	l, err := NewLayout(img.Rect, tubes, plan)
+// Draw draws the annotation of plan on img in place; img is an *image.RGBA or a *BGR, tubes
+// are the tubes' boxes in img's coordinates, in the level's order.
+func Draw(img draw.Image, tubes []image.Rectangle, plan solver.Plan) error {
+	l, err := NewLayout(img.Bounds(), tubes, plan)
 	if err != nil {
 		return err
 	}
@@ -319,8 +322,12 @@ func PNG(src image.Image, tubes []image.Rectangle, plan solver.Plan) ([]byte, er
 	return EncodePNG(img)
 }
 
-// Copy returns src's pixels as a new RGBA image with the same bounds.
-func Copy(src image.Image) *image.RGBA {
+// Copy returns a copy of src to draw on: a *BGR for a *BGR, else an *image.RGBA, with src's
+// bounds.
+func Copy(src image.Image) draw.Image {
+	if m, ok := src.(*BGR); ok {
+		return m.Clone()
+	}
 	dst := image.NewRGBA(src.Bounds())
 	draw.Draw(dst, dst.Rect, src, dst.Rect.Min, draw.Src)
 	return dst

@@ -52,6 +52,13 @@ func scene(w, h int, bg color.RGBA) (*image.RGBA, []image.Rectangle) {
 	return img, boxes
 }
 
+// toBGR copies img into a BGR image, as Read keeps a screenshot.
+func toBGR(img image.Image) *annotate.BGR {
+	m := annotate.NewBGR(img.Bounds())
+	draw.Draw(m, m.Rect, img, m.Rect.Min, draw.Src)
+	return m
+}
+
 var (
 	dark  = color.RGBA{22, 26, 44, 255}
 	light = color.RGBA{236, 234, 226, 255}
@@ -92,12 +99,13 @@ func TestAnnotate(t *testing.T) {
 					if got, want := len(l.Arrows), min(annotate.MaxArrows, len(plan.Moves)); got != want {
 						t.Errorf("%d arrows, want %d", got, want)
 					}
-					img := annotate.Copy(orig)
-					if err := l.Draw(img); err != nil {
-						t.Fatal(err)
-					}
-					for _, problem := range annotatetest.Verify(orig, img, l) {
-						t.Error(problem)
+					for _, img := range []draw.Image{annotate.Copy(orig), toBGR(orig)} {
+						if err := l.Draw(img); err != nil {
+							t.Fatal(err)
+						}
+						for _, problem := range annotatetest.Verify(orig, img, l) {
+							t.Errorf("on %T: %s", img, problem)
+						}
 					}
 				})
 			}
@@ -238,30 +246,31 @@ func channelDiff(a, b color.Color) int {
 	return max(d(r1, r2), d(g1, g2), d(b1, b2))
 }
 
-// EncodePNG's output decodes to exactly the pixels it was given, also for an image that
-// does not start at the origin.
+// EncodePNG's output decodes to exactly the pixels it was given, RGBA or BGR, also for an
+// image that does not start at the origin.
 func TestEncodePNG(t *testing.T) {
-	img := image.NewRGBA(image.Rect(5, 7, 42, 30))
-	for i := range img.Pix {
-		img.Pix[i] = byte(i * 131 % 251)
+	rgba := image.NewRGBA(image.Rect(5, 7, 42, 30))
+	for i := range rgba.Pix {
+		rgba.Pix[i] = byte(i * 131 % 251)
 	}
-	data, err := annotate.EncodePNG(img)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := png.Decode(bytes.NewReader(data))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got.Bounds().Size() != img.Rect.Size() {
-		t.Fatalf("got %v, want %v", got.Bounds().Size(), img.Rect.Size())
-	}
-	for y := range img.Rect.Dy() {
-		for x := range img.Rect.Dx() {
-			r, g, b, _ := got.At(x, y).RGBA()
-			w := img.RGBAAt(img.Rect.Min.X+x, img.Rect.Min.Y+y)
-			if byte(r>>8) != w.R || byte(g>>8) != w.G || byte(b>>8) != w.B {
-				t.Fatalf("pixel %d,%d: got %d %d %d, want %v", x, y, r>>8, g>>8, b>>8, w)
+	for _, img := range []image.Image{rgba, toBGR(rgba), rgba.SubImage(image.Rect(9, 8, 20, 29))} {
+		data, err := annotate.EncodePNG(img)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := png.Decode(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := img.Bounds()
+		if got.Bounds().Size() != b.Size() {
+			t.Fatalf("%T: got %v, want %v", img, got.Bounds().Size(), b.Size())
+		}
+		for y := range b.Dy() {
+			for x := range b.Dx() {
+				if g, w := channelDiff(got.At(x, y), img.At(b.Min.X+x, b.Min.Y+y)), 0; g != w {
+					t.Fatalf("%T pixel %d,%d: got %v, want %v", img, x, y, got.At(x, y), img.At(b.Min.X+x, b.Min.Y+y))
+				}
 			}
 		}
 	}

@@ -1,7 +1,6 @@
 package annotate
 
 import (
-	"encoding/binary"
 	"image"
 	"image/color"
 	"image/draw"
@@ -30,12 +29,11 @@ func quadTangent(a, c, b pt, t float64) pt {
 // other way cut holes.
 type path [][]pt
 
-// painter fills paths on an RGBA image with antialiasing. The rasterizer writes each shape's
+// painter fills paths on a canvas with antialiasing. The rasterizer writes each shape's
 // coverage into a mask sized to the shape's bounding box, and only covered pixels are
-// blended: a long arrow's box is mostly empty, and blending every pixel of it cost more than
-// all the rest of the drawing.
+// blended.
 type painter struct {
-	img  *image.RGBA
+	cv   canvas
 	ras  vector.Rasterizer
 	mask []byte
 }
@@ -50,7 +48,7 @@ func (pa *painter) fill(p path, c color.RGBA) {
 		}
 	}
 	box := image.Rect(int(math.Floor(lo.x)), int(math.Floor(lo.y)), int(math.Ceil(hi.x))+1, int(math.Ceil(hi.y))+1)
-	box = box.Intersect(pa.img.Rect)
+	box = box.Intersect(pa.cv.rect)
 	if box.Empty() {
 		return
 	}
@@ -75,36 +73,7 @@ func (pa *painter) fill(p path, c color.RGBA) {
 	}
 	mask := &image.Alpha{Pix: pa.mask[:w*h], Stride: w, Rect: image.Rect(0, 0, w, h)}
 	pa.ras.Draw(mask, mask.Rect, image.Opaque, image.Point{})
-	blend(pa.img, box, mask, c)
-}
-
-// blend paints c over img in box through mask (box's size, at the origin).
-func blend(img *image.RGBA, box image.Rectangle, mask *image.Alpha, c color.RGBA) {
-	ca := uint32(c.A)
-	for y := range box.Dy() {
-		m := mask.Pix[y*mask.Stride : y*mask.Stride+box.Dx()]
-		row := img.Pix[img.PixOffset(box.Min.X, box.Min.Y+y):]
-		for x := 0; x < len(m); x++ {
-			if x+8 <= len(m) && binary.LittleEndian.Uint64(m[x:]) == 0 {
-				x += 7 // eight uncovered pixels at once
-				continue
-			}
-			if m[x] == 0 {
-				continue
-			}
-			a := uint32(m[x]) * ca / 255 // the paint's opacity at this pixel, 0..255
-			d := row[4*x : 4*x+4 : 4*x+4]
-			if a == 255 {
-				d[0], d[1], d[2], d[3] = c.R, c.G, c.B, 255
-				continue
-			}
-			k := 255 - a
-			d[0] = uint8((uint32(d[0])*k + uint32(c.R)*a + 127) / 255)
-			d[1] = uint8((uint32(d[1])*k + uint32(c.G)*a + 127) / 255)
-			d[2] = uint8((uint32(d[2])*k + uint32(c.B)*a + 127) / 255)
-			d[3] = uint8((uint32(d[3])*k + 255*a + 127) / 255)
-		}
-	}
+	pa.cv.blend(box, mask.Pix, w, c)
 }
 
 // circle is a ring of points around c; reverse winds it the other way (to cut a hole).
@@ -128,22 +97,38 @@ func disc(c pt, r float64) path { return path{circle(c, r, false)} }
 func ring(c pt, r0, r1 float64) path { return path{circle(c, r1, false), circle(c, r0, true)} }
 
 // stroke is a band of width w along the quadratic curve from a to b with control point c,
-// its end cut square at b.
-func stroke(a, c, b pt, w float64) path {
-	n := max(8, min(48, int((c.sub(a).len()+b.sub(c).len())/6)))
-	left := make([]pt, 0, 2*(n+1))
-	var right []pt
+// its end cut square at b. It comes in pieces a few samples long, each filled on its own so
+// that a long arching arrow costs its area, not its bounding box's; pieces overlap by a pixel
+// so that no seam shows between them (paint them in an opaque colour).
+func stroke(a, c, b pt, w float64) []path {
+	const samplesPerPiece = 4
+	n := max(8, min(64, int((c.sub(a).len()+b.sub(c).len())/6)))
+	left, right := make([]pt, n+1), make([]pt, n+1)
+	tangents := make([]pt, n+1)
 	for i := range n + 1 {
 		t := float64(i) / float64(n)
 		p := quad(a, c, b, t)
-		side := quadTangent(a, c, b, t).normal().mul(w / 2)
-		left = append(left, p.add(side))
-		right = append(right, p.sub(side))
+		tangents[i] = quadTangent(a, c, b, t)
+		side := tangents[i].normal().mul(w / 2)
+		left[i], right[i] = p.add(side), p.sub(side)
 	}
-	for i := len(right) - 1; i >= 0; i-- {
-		left = append(left, right[i])
+	var pieces []path
+	for i := 0; i < n; i += samplesPerPiece {
+		j := min(i+samplesPerPiece, n)
+		var ring []pt
+		for k := i; k <= j; k++ {
+			ring = append(ring, left[k])
+		}
+		for k := j; k >= i; k-- {
+			ring = append(ring, right[k])
+		}
+		if i > 0 { // reach back one pixel over the previous piece
+			back := tangents[i].mul(-1)
+			ring[0], ring[len(ring)-1] = ring[0].add(back), ring[len(ring)-1].add(back)
+		}
+		pieces = append(pieces, path{ring})
 	}
-	return path{left}
+	return pieces
 }
 
 // head is an arrowhead with its tip at tip, pointing along dir (a unit vector), length l and

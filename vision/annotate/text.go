@@ -101,20 +101,18 @@ func (f *face) width(s string) int {
 }
 
 // draw writes s in c with the pen starting at (x, baseline).
-func (f *face) draw(img *image.RGBA, s string, x, baseline int, c color.RGBA) {
-	src := image.NewUniform(c)
+func (f *face) draw(cv canvas, s string, x, baseline int, c color.RGBA) {
 	for _, r := range s {
 		g := f.glyph(r)
 		if g.mask != nil {
-			at := g.mask.Rect.Add(image.Pt(x, baseline).Add(g.off))
-			draw.DrawMask(img, at, src, image.Point{}, g.mask, image.Point{}, draw.Over)
+			cv.drawMask(g.mask, image.Pt(x, baseline).Add(g.off), c)
 		}
 		x += g.adv
 	}
 }
 
 // drawCentred writes s in c centred on p, the digits' height centred vertically.
-func (f *face) drawCentred(img *image.RGBA, s string, p image.Point, c color.RGBA) {
+func (f *face) drawCentred(cv canvas, s string, p image.Point, c color.RGBA) {
 	digitH := -f.glyph('0').off.Y // digits stand on the baseline
-	f.draw(img, s, p.X-f.width(s)/2, p.Y+digitH/2, c)
+	f.draw(cv, s, p.X-f.width(s)/2, p.Y+digitH/2, c)
 }
