@@ -64,10 +64,10 @@ func BenchmarkRead(b *testing.B) {
 
 // BenchmarkAnnotate draws the seed-98 plan, PNG encoding included.
 func BenchmarkAnnotate(b *testing.B) {
-	data, r, plan := solvedSeed98(b)
+	_, r, plan := solvedSeed98(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Annotate(data, r, plan); err != nil {
+		if _, err := Annotate(r, plan); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -75,13 +75,12 @@ func BenchmarkAnnotate(b *testing.B) {
 
 // BenchmarkAnnotateDraw is Annotate without the PNG encoding: copying the pixels and drawing.
 func BenchmarkAnnotateDraw(b *testing.B) {
-	data, r, plan := solvedSeed98(b)
+	_, r, plan := solvedSeed98(b)
+	b.ReportAllocs()
 	for b.Loop() {
-		m, err := annotated(data, r, plan)
-		if err != nil {
+		if _, err := r.annotated(plan); err != nil {
 			b.Fatal(err)
 		}
-		m.Close()
 	}
 }
 

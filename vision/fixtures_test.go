@@ -1,12 +1,9 @@
 package vision
 
 import (
-	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
-	"image"
-	"image/png"
 	"os"
 	"path/filepath"
 	"strings"
@@ -176,59 +173,4 @@ func TestCommittedFixtures(t *testing.T) {
 			}
 		})
 	}
-}
-
-// TestAnnotate checks the annotated image: a PNG of the screenshot's size that differs from it
-// around the tubes and in the legend, for each kind of plan.
-func TestAnnotate(t *testing.T) {
-	data, r, plan := solvedSeed98(t)
-	for name, p := range map[string]solver.Plan{
-		"optimal":    plan,
-		"unsolvable": {Status: solver.StatusUnsolvable},
-		"unknown":    {Status: solver.StatusUnknown},
-	} {
-		t.Run(name, func(t *testing.T) {
-			out, err := Annotate(data, r, p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			img, err := png.Decode(bytes.NewReader(out))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if img.Bounds().Dx() != r.Width || img.Bounds().Dy() != r.Height {
-				t.Fatalf("annotated image is %v, want %d×%d", img.Bounds(), r.Width, r.Height)
-			}
-			orig, _ := png.Decode(bytes.NewReader(data))
-			above := r.Tubes[0].Box
-			above = image.Rect(above.Min.X, above.Min.Y-above.Dx(), above.Max.X, above.Min.Y)
-			if changed(orig, img, above) == 0 {
-				t.Error("no tube number drawn above tube 1")
-			}
-		})
-	}
-	bad := *r
-	bad.Width++
-	if _, err := Annotate(data, &bad, plan); solver.ErrorCode(err) != solver.CodeInvalidArgument {
-		t.Errorf("a reading of another image: got %v, want invalid_argument", err)
-	}
-	wrong := plan
-	wrong.Moves = []solver.Move{{From: 0, To: 99}}
-	if _, err := Annotate(data, r, wrong); solver.ErrorCode(err) != solver.CodeInvalidPlan {
-		t.Errorf("a move to tube 100: got %v, want invalid_plan", err)
-	}
-}
-
-func changed(a, b image.Image, r image.Rectangle) int {
-	n := 0
-	for y := r.Min.Y; y < r.Max.Y; y++ {
-		for x := r.Min.X; x < r.Max.X; x++ {
-			r1, g1, b1, _ := a.At(x, y).RGBA()
-			r2, g2, b2, _ := b.At(x, y).RGBA()
-			if r1 != r2 || g1 != g2 || b1 != b2 {
-				n++
-			}
-		}
-	}
-	return n
 }

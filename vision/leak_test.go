@@ -25,7 +25,7 @@ func TestNoMatLeaks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := Annotate(data, r, solver.Plan{Status: solver.StatusUnsolvable}); err != nil {
+		if _, err := Annotate(r, solver.Plan{Status: solver.StatusUnsolvable}); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := Read(jpg); err != nil {

@@ -2,13 +2,13 @@ package vision
 
 import (
 	"fmt"
-	"hash/fnv"
 	"image"
 	"math"
 	"slices"
 	"sort"
 
 	"github.com/decant/decant/solver"
+	"github.com/decant/decant/vision/annotate"
 )
 
 // Reading is what Read saw in a screenshot.
@@ -26,17 +26,8 @@ type Reading struct {
 
 	worst string // the reason for the lowest confidence
 
-	// pixels keeps the decoded image (BGR rows) so that Annotate need not decode it again;
-	// source identifies the bytes it was decoded from.
-	pixels []byte
-	source uint64
-}
-
-// fingerprint identifies image bytes.
-func fingerprint(data []byte) uint64 {
-	h := fnv.New64a()
-	h.Write(data)
-	return h.Sum64()
+	// pixels keeps the decoded image so that Annotate draws on it without decoding again.
+	pixels *annotate.BGR
 }
 
 // Tube is the geometry of one tube.
@@ -68,7 +59,7 @@ func Read(data []byte) (*Reading, error) {
 	if err != nil {
 		return nil, solver.Errorf(solver.CodeInternal, "preparing the image: %v", err)
 	}
-	r := &Reading{Width: mat.Cols(), Height: mat.Rows(), Confidence: 1, pixels: mat.ToBytes(), source: fingerprint(data)}
+	r := &Reading{Width: mat.Cols(), Height: mat.Rows(), Confidence: 1, pixels: bgrOf(mat)}
 	return r, f.read(r)
 }
 

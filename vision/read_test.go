@@ -226,29 +226,3 @@ func TestReadRefusesScanBomb(t *testing.T) {
 		t.Fatalf("got %v, want unreadable_image naming the scans", err)
 	}
 }
-
-// encodePNG's output decodes to exactly the pixels it was given.
-func TestEncodePNG(t *testing.T) {
-	const w, h = 37, 23
-	bgr := make([]byte, 3*w*h)
-	for i := range bgr {
-		bgr[i] = byte(i * 131 % 251)
-	}
-	data, err := encodePNG(bgr, w, h)
-	if err != nil {
-		t.Fatal(err)
-	}
-	img, err := png.Decode(bytes.NewReader(data))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for y := range h {
-		for x := range w {
-			r, g, b, _ := img.At(x, y).RGBA()
-			i := 3 * (y*w + x)
-			if byte(b>>8) != bgr[i] || byte(g>>8) != bgr[i+1] || byte(r>>8) != bgr[i+2] {
-				t.Fatalf("pixel %d,%d: got %d %d %d, want %v", x, y, r>>8, g>>8, b>>8, bgr[i:i+3])
-			}
-		}
-	}
-}

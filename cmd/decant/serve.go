@@ -65,15 +65,12 @@ func (visionReader) Read(_ context.Context, data []byte) (server.Screenshot, err
 	if err != nil {
 		return nil, err
 	}
-	return screenshot{data: data, r: r}, nil
+	return screenshot{r: r}, nil
 }
 
-type screenshot struct {
-	data []byte
-	r    *vision.Reading
-}
+type screenshot struct{ r *vision.Reading }
 
 func (s screenshot) Level() *solver.Level                   { return s.r.Level }
 func (s screenshot) Confidence() float64                    { return s.r.Confidence }
 func (s screenshot) Reasons() []string                      { return s.r.Reasons }
-func (s screenshot) Annotate(p solver.Plan) ([]byte, error) { return vision.Annotate(s.data, s.r, p) }
+func (s screenshot) Annotate(p solver.Plan) ([]byte, error) { return vision.Annotate(s.r, p) }

@@ -4,11 +4,13 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"image"
 	"os"
 	"time"
 
 	"github.com/decant/decant/solver"
 	"github.com/decant/decant/vision"
+	"github.com/decant/decant/vision/annotate"
 	"github.com/decant/decant/vision/render"
 )
 
@@ -108,7 +110,7 @@ func (c *solveCmd) solveFile(ctx context.Context, e *env, name string, opts solv
 		return err
 	}
 	if c.annotate != "" {
-		if err := writeAnnotated(c.annotate, data, reading, level, plan); err != nil {
+		if err := writeAnnotated(c.annotate, reading, level, plan); err != nil {
 			return err
 		}
 	}
@@ -133,16 +135,18 @@ func (c *solveCmd) solveFile(ctx context.Context, e *env, name string, opts solv
 	return nil
 }
 
-// writeAnnotated draws the plan on the screenshot; a level file is first rendered as one.
-func writeAnnotated(out string, data []byte, reading *vision.Reading, level *solver.Level, plan solver.Plan) error {
-	if reading == nil {
-		r, err := render.Render(level, render.Options{})
-		if err != nil {
-			return err
-		}
-		data, reading = r.Data, truthReading(r.Truth)
+// writeAnnotated draws the plan on the screenshot; a level file is first rendered as one
+// (rendering and annotating a level are pure Go: no OpenCV).
+func writeAnnotated(out string, reading *vision.Reading, level *solver.Level, plan solver.Plan) error {
+	var (
+		png []byte
+		err error
+	)
+	if reading != nil {
+		png, err = vision.Annotate(reading, plan)
+	} else {
+		png, err = annotateRendered(level, plan)
 	}
-	png, err := vision.Annotate(data, reading, plan)
 	if err != nil {
 		return err
 	}
@@ -150,4 +154,17 @@ func writeAnnotated(out string, data []byte, reading *vision.Reading, level *sol
 		return solver.Errorf(solver.CodeInvalidArgument, "writing %s: %v", out, err)
 	}
 	return nil
+}
+
+// annotateRendered renders level as a screenshot and draws plan on it.
+func annotateRendered(level *solver.Level, plan solver.Plan) ([]byte, error) {
+	r, err := render.Render(level, render.Options{})
+	if err != nil {
+		return nil, err
+	}
+	boxes := make([]image.Rectangle, len(r.Truth.Tubes))
+	for i, t := range r.Truth.Tubes {
+		boxes[i] = t.Box
+	}
+	return annotate.PNG(r.Image, boxes, plan)
 }
