@@ -17,6 +17,11 @@ type Color uint8
 // Hidden is a unit drawn face down ("?"): its colour is unknown.
 const Hidden Color = 0xFF
 
+// Pending ("!") is a hidden unit a plan has just revealed: the level a partial plan hands back
+// (its next_level) marks it so, for the player to write in the colour that appeared. Until then
+// it counts as hidden.
+const Pending Color = 0xFE
+
 // Limits of the state encoding: a tube's units are packed 5 bits apiece into one 64-bit word.
 const (
 	MaxColors   = 31
@@ -60,10 +65,13 @@ func (l *Level) Curtained(i int) bool { return i < len(l.Curtains) && l.Curtains
 // Colors is the number of distinct colours in the level (hidden units not counted).
 func (l *Level) Colors() int { return len(l.Names) - 1 }
 
-// Name returns colour c's name, "?" for Hidden.
+// Name returns colour c's name, "?" for Hidden, "!" for Pending.
 func (l *Level) Name(c Color) string {
-	if c == Hidden {
+	switch c {
+	case Hidden:
 		return "?"
+	case Pending:
+		return "!"
 	}
 	if int(c) < len(l.Names) && c != 0 {
 		return l.Names[c]
@@ -81,11 +89,11 @@ func (l *Level) HasCurtains() bool {
 	return false
 }
 
-// HasHidden reports whether any unit is hidden.
+// HasHidden reports whether any unit is hidden (Hidden or Pending).
 func (l *Level) HasHidden() bool {
 	for _, t := range l.Tubes {
 		for _, c := range t {
-			if c == Hidden {
+			if c == Hidden || c == Pending {
 				return true
 			}
 		}
@@ -161,7 +169,7 @@ func (l *Level) Validate() error {
 		}
 		for j, c := range t {
 			switch {
-			case c == Hidden:
+			case c == Hidden || c == Pending:
 				hidden++
 			case c == 0 || int(c) >= len(l.Names):
 				return Errorf(CodeInvalidLevel, "tube %d unit %d has unknown colour id %d", i+1, j+1, c)
@@ -213,8 +221,12 @@ func (b *builder) tube(names []string) error {
 	}
 	t := make([]Color, 0, len(names))
 	for _, n := range names {
-		if n == "?" {
+		switch n {
+		case "?":
 			t = append(t, Hidden)
+			continue
+		case "!":
+			t = append(t, Pending)
 			continue
 		}
 		if strings.HasPrefix(n, CurtainPrefix) {
@@ -244,7 +256,7 @@ func (b *builder) curtain(name string) error {
 
 // color returns the id of a colour name, adding it if new.
 func (b *builder) color(n string) (Color, error) {
-	if n == "" || n == "?" {
+	if n == "" || n == "?" || n == "!" {
 		return 0, Errorf(CodeInvalidLevel, "tube %d has an empty colour name", len(b.tubes)+1)
 	}
 	id, ok := b.ids[n]
@@ -512,8 +524,8 @@ func (l *Level) Canonical() string {
 		}
 		parts := make([]string, len(t))
 		for j, c := range t {
-			if c == Hidden {
-				parts[j] = "?"
+			if c == Hidden || c == Pending {
+				parts[j] = l.Name(c)
 				continue
 			}
 			parts[j] = id(c)

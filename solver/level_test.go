@@ -179,3 +179,23 @@ func TestCurtains(t *testing.T) {
 		}
 	}
 }
+
+func TestPendingUnitRoundTrips(t *testing.T) {
+	l, err := ParseLevel([]byte(`{"capacity": 2, "tubes": [["r", "!"], ["b", "?"], [], []]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := l.Tubes[0][1], Pending; got != want {
+		t.Errorf("unit \"!\": got colour %d, want Pending", got)
+	}
+	js, err := json.Marshal(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := string(js), `{"capacity":2,"tubes":[["r","!"],["b","?"],[],[]]}`; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	if got, want := l.Canonical(), "2: 1 ! | 2 ? |  | "; got != want {
+		t.Errorf("Canonical: got %q, want %q", got, want)
+	}
+}
