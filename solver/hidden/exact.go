@@ -40,7 +40,7 @@ func (e *expectimax) value(b *Game) (float64, []step, int, solver.Move, error) {
 		return v, nil, -1, solver.Move{From: -1}, err
 	}
 	comp := []step{{g: b, parent: -1}}
-	seen := map[string]bool{b.Key(): true}
+	seen := map[string]bool{b.SymKey(): true}
 	best, at, rev := 0.0, -1, solver.Move{From: -1}
 	for i := 0; i < len(comp) && best < 1; i++ {
 		if e.beliefs++; e.beliefs > e.p.opts.MaxBeliefs {
@@ -58,13 +58,13 @@ func (e *expectimax) value(b *Game) (float64, []step, int, solver.Move, error) {
 				return 0, nil, -1, solver.Move{}, err
 			}
 			if t < 0 {
-				if k := c.Key(); !seen[k] {
+				if k := c.SymKey(); !seen[k] {
 					seen[k] = true
 					comp = append(comp, step{g: c, parent: i, move: m})
 				}
 				continue
 			}
-			v, err := e.outcomes(c, t)
+			v, err := e.outcomes(c, t, best)
 			if err != nil {
 				return 0, nil, -1, solver.Move{}, err
 			}
@@ -77,7 +77,9 @@ func (e *expectimax) value(b *Game) (float64, []step, int, solver.Move, error) {
 }
 
 // outcomes is the expected value of child position c, whose tube t has just revealed its top.
-func (e *expectimax) outcomes(c *Game, t int) (float64, error) {
+// It stops early, with a value at most alpha, once the outcomes left cannot lift it above
+// alpha (the best value the caller has already).
+func (e *expectimax) outcomes(c *Game, t int, alpha float64) (float64, error) {
 	top := len(c.Tubes[t]) - 1
 	if top < 0 || c.Tubes[t][top] != 0 {
 		return 0, solver.Errorf(solver.CodeInvalidArgument, "the exact method plans hidden units only, not curtains")
@@ -90,14 +92,17 @@ func (e *expectimax) outcomes(c *Game, t int) (float64, error) {
 	for _, u := range units {
 		counts[min(u, solver.Color(len(c.Names)))]++ // anonymous colours are interchangeable
 	}
-	v := 0.0
+	v, left := 0.0, 1.0
 	for _, col := range slices.Sorted(maps.Keys(counts)) {
+		if v+left <= alpha {
+			return v, nil
+		}
 		g := c.Clone()
 		if int(col) == len(g.Names) {
 			g.Names = append(slices.Clone(g.Names), g.name(col))
 		}
 		g.Tubes[t][top] = col
-		key := g.Key()
+		key := g.SymKey()
 		w, ok := e.memo[key]
 		if !ok {
 			var err error
@@ -106,7 +111,8 @@ func (e *expectimax) outcomes(c *Game, t int) (float64, error) {
 			}
 			e.memo[key] = w
 		}
-		v += float64(counts[col]) / float64(len(units)) * w
+		p := float64(counts[col]) / float64(len(units))
+		v, left = v+p*w, left-p
 	}
 	return v, nil
 }
@@ -183,8 +189,8 @@ func (p *planner) exactSegment(b *Game) (Answer, error) {
 		}
 		moves = append(moves, played)
 		if t >= 0 {
-			a, err := answer(g, moves, &Reveal{Move: len(moves) - 1, Tube: t}, score{ok: v, n: 1})
-			a.PSamples, a.ExpectedPours = 0, 0
+			a, err := answer(g, moves, &Reveal{Move: len(moves) - 1, Tube: t}, score{ok: v, n: 1, exact: true})
+			a.ExpectedPours = 0
 			return a, err
 		}
 	}

@@ -1,6 +1,7 @@
 package hidden
 
 import (
+	"cmp"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -379,4 +380,72 @@ func (g *Game) Sample(r *rand.Rand) (*Game, error) {
 		s.Shown[i] = make([]bool, k)
 	}
 	return s, nil
+}
+
+// SymKey is Key up to a renaming of the colours as well: colours are renamed in order of
+// first appearance, reading the tubes sorted by their pattern (which units are hidden, which
+// equal which). Positions with equal SymKeys are the same up to names, so they have the same
+// chances; positions that are the same up to names may still differ in SymKey (a tie in the
+// patterns), which costs only a repeated search.
+func (g *Game) SymKey() string {
+	type tube struct {
+		pattern, key string
+		i            int
+	}
+	ts := make([]tube, len(g.Tubes))
+	for i, t := range g.Tubes {
+		p := make([]byte, 0, len(t)+1)
+		if g.Covers[i] != 0 {
+			p = append(p, 0xFD)
+		}
+		for j, c := range t {
+			switch {
+			case !g.Shown[i][j]:
+				p = append(p, 0xFF)
+			case c == 0:
+				p = append(p, 0xFE)
+			default:
+				p = append(p, byte(slices.Index(t, c)))
+			}
+		}
+		k := make([]byte, len(t))
+		for j, c := range t {
+			k[j] = byte(c)
+			if !g.Shown[i][j] {
+				k[j] = 0xFF
+			}
+		}
+		ts[i] = tube{string(p), string(k), i}
+	}
+	slices.SortFunc(ts, func(a, b tube) int {
+		return cmp.Or(strings.Compare(a.pattern, b.pattern), strings.Compare(a.key, b.key))
+	})
+	rename := map[solver.Color]byte{}
+	id := func(c solver.Color) byte {
+		if _, ok := rename[c]; !ok {
+			rename[c] = byte(len(rename) + 1)
+		}
+		return rename[c]
+	}
+	parts := make([]string, len(ts))
+	for n, tb := range ts {
+		i := tb.i
+		var b []byte
+		if g.Covers[i] != 0 {
+			b = append(b, 0xFD, id(g.Covers[i]))
+		}
+		for j, c := range g.Tubes[i] {
+			switch {
+			case !g.Shown[i][j]:
+				b = append(b, 0xFF)
+			case c == 0:
+				b = append(b, 0xFE)
+			default:
+				b = append(b, id(c))
+			}
+		}
+		parts[n] = string(b)
+	}
+	slices.Sort(parts)
+	return fmt.Sprintf("%d|%s", len(g.Names)-len(rename), strings.Join(parts, "|"))
 }

@@ -11,6 +11,7 @@ import (
 // their pours (the scored pour included).
 type score struct {
 	ok, n, cost float64
+	exact       bool // ok is an exact probability, not a sample count
 }
 
 // p is the estimated probability of finishing.
@@ -168,8 +169,11 @@ func (p *planner) segment(b *Game) (Answer, error) {
 			break
 		}
 		i, s, scores := p.best(cands, samples)
-		if p.opts.Method == Lookahead {
+		switch p.opts.Method {
+		case Lookahead:
 			i, s = p.refine(b, samples, cands, scores, i)
+		case Endgame:
+			i, s = p.endgame(b, cands, scores, i, s)
 		}
 		m := cands[i]
 		for _, smp := range samples {

@@ -15,6 +15,7 @@ type Method string
 const (
 	Determinised Method = "pimc"
 	Lookahead    Method = "lookahead"
+	Endgame      Method = "endgame"
 	Exact        Method = "exact"
 )
 
@@ -24,6 +25,10 @@ const (
 	DefaultMaxStates = 20_000
 	// DefaultMaxBeliefs bounds the exact expectimax: about 300 bytes a belief.
 	DefaultMaxBeliefs = 400_000
+	// DefaultEndgameHidden is the number of hidden units at or below which Endgame switches
+	// to the exact expectimax, and DefaultEndgameBeliefs its budget a decision.
+	DefaultEndgameHidden  = 8
+	DefaultEndgameBeliefs = 60_000
 	// maxSegment bounds the pours planned before a reveal: a position holds no more useful
 	// pours in a row than this without revealing anything or repeating itself.
 	maxSegment = 200
@@ -43,6 +48,8 @@ type Options struct {
 	MaxStates int
 	// MaxBeliefs caps the exact expectimax (0: DefaultMaxBeliefs).
 	MaxBeliefs int
+	// EndgameHidden and EndgameBeliefs tune Endgame (0: the defaults).
+	EndgameHidden, EndgameBeliefs int
 }
 
 func (o Options) withDefaults() Options {
@@ -57,6 +64,12 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxBeliefs <= 0 {
 		o.MaxBeliefs = DefaultMaxBeliefs
+	}
+	if o.EndgameHidden <= 0 {
+		o.EndgameHidden = DefaultEndgameHidden
+	}
+	if o.EndgameBeliefs <= 0 {
+		o.EndgameBeliefs = DefaultEndgameBeliefs
 	}
 	return o
 }
@@ -96,9 +109,9 @@ func Plan(ctx context.Context, l *solver.Level, opts Options) (Answer, error) {
 	start := time.Now()
 	opts = opts.withDefaults()
 	switch opts.Method {
-	case Determinised, Lookahead, Exact:
+	case Determinised, Lookahead, Endgame, Exact:
 	default:
-		return Answer{}, solver.Errorf(solver.CodeInvalidArgument, "unknown method %q: want pimc, lookahead or exact", opts.Method)
+		return Answer{}, solver.Errorf(solver.CodeInvalidArgument, "unknown method %q: want pimc, lookahead, endgame or exact", opts.Method)
 	}
 	if err := l.Validate(); err != nil {
 		return Answer{}, err
@@ -159,6 +172,9 @@ func answer(b *Game, moves []solver.Move, reveal *Reveal, s score) (Answer, erro
 		return Answer{}, err
 	}
 	a := Answer{Status: solver.StatusPartial, Moves: moves, Reveal: reveal, Next: next, PSuccess: s.p(), PSamples: int(s.n)}
+	if s.exact {
+		a.PSamples = 0
+	}
 	if s.ok > 0 {
 		a.ExpectedPours = float64(len(moves)-1) + s.cost/float64(s.ok)
 	}
