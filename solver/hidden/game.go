@@ -182,17 +182,28 @@ func (g *Game) Pour(from, to int) (solver.Move, int, error) {
 }
 
 // openCurtains opens the curtains whose colour is complete and returns one such tube, or -1.
-// A belief does not know what an opened curtain held: it shows one unit of unknown colour.
+// A belief does not know what an opened curtain held: it shows units of unknown colour, as
+// many as the counts leave over when it was the last curtain, else as many as can be.
 func (g *Game) openCurtains() int {
 	opened := -1
 	for i, c := range g.Covers {
 		if c == 0 || !g.complete(c) {
 			continue
 		}
-		g.Covers[i] = 0
 		if g.Tubes[i] == nil {
-			g.Tubes[i], g.Shown[i] = []solver.Color{0}, []bool{true}
+			closed := 0
+			for j := range g.Tubes {
+				if g.Covers[j] != 0 && g.Tubes[j] == nil {
+					closed++
+				}
+			}
+			_, covered, _ := g.unseen()
+			if closed > 1 {
+				covered = min(covered, g.Capacity)
+			}
+			g.Tubes[i], g.Shown[i] = make([]solver.Color, covered), make([]bool, covered)
 		}
+		g.Covers[i] = 0
 		for j := range g.Shown[i] {
 			g.Shown[i][j] = true
 		}
