@@ -36,14 +36,17 @@
 //   - Determinised (PIMC, the baseline): sample completions consistent with the counts; score
 //     every legal pour by the exact A* (package solver) on each completion after it; play the
 //     pour that finishes the most completions, then the fewest pours.
-//   - Lookahead (the default): the determinised scores, then for the best few pours an
-//     expectimax over the colour the pour reveals — for each possible colour, with its
-//     probability from the counts, fresh completions conditioned on it choose the next pour
-//     without seeing the rest. This removes the determinised search's assumption that
-//     everything is known after the next pour.
+//   - Lookahead: the determinised scores, then for the best two pours an expectimax over the
+//     colour the pour reveals — for each possible colour, with its probability from the
+//     counts, fresh completions conditioned on it choose the next pour without seeing the
+//     rest. This removes the determinised search's assumption that everything is known after
+//     the next pour, for one step.
+//   - Endgame (the default): the determinised choice until few units are hidden
+//     (DefaultEndgameHidden), then the exact expectimax below over every reveal to come,
+//     ties going to the determinised order; over its budget it keeps the determinised choice.
 //   - Exact (small levels only): an AND-OR expectimax over every reveal, giving the best
 //     achievable probability of finishing a mystery level — the ceiling the others are
-//     measured against.
+//     measured against (Ceiling). Beliefs are memoised up to a renaming of the colours.
 //
 // Game holds a level with its hidden truth and plays pours under the rules; the simulator in
 // the tests plays generated levels against their truth with each method.

@@ -34,7 +34,7 @@ const (
 	maxSegment = 200
 )
 
-// Options tune Plan. The zero value is the default: Lookahead with DefaultSamples completions
+// Options tune Plan. The zero value is the default: Endgame with DefaultSamples completions
 // a decision, each search bounded by DefaultMaxStates states (so memory is bounded like the
 // exact solver's), the default pour rule.
 type Options struct {
@@ -54,7 +54,7 @@ type Options struct {
 
 func (o Options) withDefaults() Options {
 	if o.Method == "" {
-		o.Method = Lookahead
+		o.Method = Endgame
 	}
 	if o.Samples <= 0 {
 		o.Samples = DefaultSamples
