@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/decant/decant/solver"
+	"github.com/decant/decant/solver/gen"
 )
 
 // fakeReader stands in for the vision package: it "reads" any PNG as a fixed level.
@@ -114,7 +115,7 @@ func TestSolveLevels(t *testing.T) {
 				for i, m := range got.Moves {
 					moves[i] = solver.Move{From: m.From, To: m.To, Count: m.Count, Color: colorID(got.Level, m.Color)}
 				}
-				if err := solver.Validate(got.Level, moves); err != nil {
+				if err := solver.CheckPlan(got.Level, moves); err != nil {
 					t.Fatalf("the plan does not replay: %v", err)
 				}
 			}
@@ -213,7 +214,7 @@ func TestPagesHealthAndMetrics(t *testing.T) {
 // A search that cannot finish within the server's budget answers unknown, not unsolvable.
 func TestSearchBudget(t *testing.T) {
 	h := newTestServer(t, Config{MaxMemory: 1 << 20})
-	level := solver.Deal(3, 24, 4, 2) // unsolvable, but only after ~150,000 states
+	level := gen.Deal(3, 24, 4, 2) // unsolvable, but only after ~150,000 states
 	rec := do(t, h, "POST", "/api/solve", "text/plain", []byte(level.Compact()))
 	var got solver.Report
 	json.Unmarshal(rec.Body.Bytes(), &got)

@@ -1,4 +1,4 @@
-package solver
+package solver_test
 
 import (
 	"context"
@@ -10,6 +10,9 @@ import (
 	"testing"
 	"text/tabwriter"
 	"time"
+
+	"github.com/decant/decant/solver"
+	"github.com/decant/decant/solver/gen"
 )
 
 // Benchmarks and the report behind the README's tables:
@@ -25,13 +28,13 @@ var seedFiles = []string{"seed-89", "seed-97", "seed-98"}
 
 var algos = []struct {
 	name string
-	opts Options
+	opts solver.Options
 }{
-	{"astar", Options{}},
-	{"astar-nomacros", Options{NoMacros: true}},
-	{"fast", Options{Fast: true}},
-	{"bfs", Options{Algorithm: BFS}},
-	{"mcts", Options{Algorithm: MCTS}},
+	{"astar", solver.Options{}},
+	{"astar-nomacros", solver.Options{NoMacros: true}},
+	{"fast", solver.Options{Fast: true}},
+	{"bfs", solver.Options{Algorithm: solver.BFS}},
+	{"mcts", solver.Options{Algorithm: solver.MCTS}},
 }
 
 func BenchmarkSeeds(b *testing.B) {
@@ -40,10 +43,10 @@ func BenchmarkSeeds(b *testing.B) {
 		for _, a := range algos {
 			b.Run(f+"/"+a.name, func(b *testing.B) {
 				b.ReportAllocs()
-				var plan Plan
-				var stats Stats
+				var plan solver.Plan
+				var stats solver.Stats
 				for b.Loop() {
-					plan, stats, _ = Solve(context.Background(), l, a.opts)
+					plan, stats, _ = solver.Solve(context.Background(), l, a.opts)
 				}
 				b.ReportMetric(float64(len(plan.Moves)), "pours")
 				b.ReportMetric(float64(stats.Expanded), "expanded")
@@ -55,47 +58,47 @@ func BenchmarkSeeds(b *testing.B) {
 // levelClass is a seeded family of generated levels.
 type levelClass struct {
 	name   string
-	levels []*Level
-	opts   Options
+	levels []*solver.Level
+	opts   solver.Options
 }
 
-func deals(colors []int, capacity, empties, seeds int) []*Level {
-	var out []*Level
+func deals(colors []int, capacity, empties, seeds int) []*solver.Level {
+	var out []*solver.Level
 	for _, c := range colors {
 		for s := range seeds {
-			out = append(out, Deal(uint64(s), c, capacity, empties))
+			out = append(out, gen.Deal(uint64(s), c, capacity, empties))
 		}
 	}
 	return out
 }
 
-func midGame(colors, seeds int) []*Level {
-	var out []*Level
+func midGame(colors, seeds int) []*solver.Level {
+	var out []*solver.Level
 	for s := range seeds {
-		out = append(out, Scramble(Deal(uint64(s), colors, 4, 2), uint64(s), 15))
+		out = append(out, gen.Scramble(gen.Deal(uint64(s), colors, 4, 2), uint64(s), 15))
 	}
 	return out
 }
 
 func levelClasses() []levelClass {
 	return []levelClass{
-		{"4-14 colours, 2 empty, cap 4", deals([]int{4, 6, 8, 10, 12, 14}, 4, 2, 10), Options{}},
-		{"14 colours, 2 empty, cap 4", deals([]int{14}, 4, 2, 30), Options{}},
-		{"8 colours, 2 empty, cap 3", deals([]int{8}, 3, 2, 10), Options{}},
-		{"8 colours, 2 empty, cap 5", deals([]int{8}, 5, 2, 10), Options{}},
-		{"8 colours, 2 empty, cap 6", deals([]int{8}, 6, 2, 10), Options{}},
-		{"4-10 colours, 1 empty", deals([]int{4, 6, 8, 10}, 4, 1, 10), Options{}},
-		{"12 colours mid-game", midGame(12, 20), Options{}},
-		{"20-28 colours, 2 empty", deals([]int{20, 24, 28}, 4, 2, 12), Options{}},
-		{"20-24 colours, 2 empty, fast", deals([]int{20, 22, 24}, 4, 2, 10), Options{Fast: true}},
-		{"10 colours, 3 empty, fast", deals([]int{10}, 4, 3, 20), Options{Fast: true}},
-		{"10 colours, 3 empty", deals([]int{10}, 4, 3, 20), Options{}},
+		{"4-14 colours, 2 empty, cap 4", deals([]int{4, 6, 8, 10, 12, 14}, 4, 2, 10), solver.Options{}},
+		{"14 colours, 2 empty, cap 4", deals([]int{14}, 4, 2, 30), solver.Options{}},
+		{"8 colours, 2 empty, cap 3", deals([]int{8}, 3, 2, 10), solver.Options{}},
+		{"8 colours, 2 empty, cap 5", deals([]int{8}, 5, 2, 10), solver.Options{}},
+		{"8 colours, 2 empty, cap 6", deals([]int{8}, 6, 2, 10), solver.Options{}},
+		{"4-10 colours, 1 empty", deals([]int{4, 6, 8, 10}, 4, 1, 10), solver.Options{}},
+		{"12 colours mid-game", midGame(12, 20), solver.Options{}},
+		{"20-28 colours, 2 empty", deals([]int{20, 24, 28}, 4, 2, 12), solver.Options{}},
+		{"20-24 colours, 2 empty, fast", deals([]int{20, 22, 24}, 4, 2, 10), solver.Options{Fast: true}},
+		{"10 colours, 3 empty, fast", deals([]int{10}, 4, 3, 20), solver.Options{Fast: true}},
+		{"10 colours, 3 empty", deals([]int{10}, 4, 3, 20), solver.Options{}},
 	}
 }
 
 // classResult sums a class: verdicts, and the time of each level.
 type classResult struct {
-	verdicts        map[Status]int
+	verdicts        map[solver.Status]int
 	times           []time.Duration
 	unsolvableTimes []time.Duration
 	maxStored       int
@@ -103,24 +106,24 @@ type classResult struct {
 }
 
 func runClass(t testing.TB, c levelClass) classResult {
-	r := classResult{verdicts: map[Status]int{}}
+	r := classResult{verdicts: map[solver.Status]int{}}
 	for _, l := range c.levels {
-		plan, stats, err := Solve(context.Background(), l, c.opts)
+		plan, stats, err := solver.Solve(context.Background(), l, c.opts)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if plan.Status == StatusSolved {
-			if err := Validate(l, plan.Moves); err != nil {
+		if plan.Status == solver.StatusSolved {
+			if err := solver.CheckPlan(l, plan.Moves); err != nil {
 				t.Fatal(err)
 			}
 		}
 		r.verdicts[plan.Status]++
 		r.times = append(r.times, stats.Elapsed)
-		if plan.Status == StatusUnsolvable {
+		if plan.Status == solver.StatusUnsolvable {
 			r.unsolvableTimes = append(r.unsolvableTimes, stats.Elapsed)
 		}
 		r.maxStored = max(r.maxStored, stats.Stored)
-		r.maxMemory = max(r.maxMemory, int64(stats.Stored)*newGame(l).stateBytes())
+		r.maxMemory = max(r.maxMemory, int64(stats.Stored)*solver.StateBytes(l))
 	}
 	slices.Sort(r.times)
 	slices.Sort(r.unsolvableTimes)
@@ -152,23 +155,23 @@ func TestReport(t *testing.T) {
 		l := loadLevel(t, "../testdata/levels/"+f+".txt")
 		type row struct {
 			name   string
-			plan   Plan
-			stats  Stats
+			plan   solver.Plan
+			stats  solver.Stats
 			median time.Duration
 		}
 		var rows []row
 		var bfs time.Duration
 		for _, a := range algos {
 			var times []time.Duration
-			var plan Plan
-			var stats Stats
+			var plan solver.Plan
+			var stats solver.Stats
 			for range 5 {
-				plan, stats, _ = Solve(context.Background(), l, a.opts)
+				plan, stats, _ = solver.Solve(context.Background(), l, a.opts)
 				times = append(times, stats.Elapsed)
 			}
 			slices.Sort(times)
 			rows = append(rows, row{a.name, plan, stats, times[2]})
-			if a.opts.Algorithm == BFS {
+			if a.opts.Algorithm == solver.BFS {
 				bfs = times[2]
 			}
 		}
@@ -188,7 +191,7 @@ func TestReport(t *testing.T) {
 			worstU = fmt.Sprintf("%.1f", ms(r.unsolvableTimes[n-1]))
 		}
 		fmt.Fprintf(w, "%s\t%d\t%d\t%d\t%d\t%.2f\t%.1f\t%s\t%d\t%.1f\t\n", c.name, len(c.levels),
-			r.verdicts[StatusSolved], r.verdicts[StatusUnsolvable], r.verdicts[StatusUnknown],
+			r.verdicts[solver.StatusSolved], r.verdicts[solver.StatusUnsolvable], r.verdicts[solver.StatusUnknown],
 			ms(r.times[len(r.times)/2]), ms(r.times[len(r.times)-1]), worstU, r.maxStored, float64(r.maxMemory)/(1<<20))
 	}
 	w.Flush()

@@ -1,40 +1,44 @@
-package solver
+package solver_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
+
+	"github.com/decant/decant/solver"
+	"github.com/decant/decant/solver/gen"
 )
 
 // A search stopped by a budget proves nothing: it must say unknown, never unsolvable.
 func TestBudgetsSayUnknown(t *testing.T) {
-	unsolvable := Deal(3, 24, 4, 2) // proven unsolvable after ~150,000 states
+	unsolvable := gen.Deal(3, 24, 4, 2) // proven unsolvable after ~150,000 states
 	cancelled, cancel := context.WithCancel(context.Background())
 	cancel()
 	for _, tc := range []struct {
 		name    string
 		ctx     context.Context
-		opts    Options
-		stopped string
+		opts    solver.Options
+		stopped solver.StopReason
 	}{
-		{"states", context.Background(), Options{MaxStates: 5000}, "states"},
-		{"memory", context.Background(), Options{MaxMemory: 1 << 20}, "memory"},
-		{"cancelled", cancelled, Options{}, "timeout"},
-		{"fast states", context.Background(), Options{Fast: true, MaxStates: 5000}, "states"},
-		{"bfs memory", context.Background(), Options{Algorithm: BFS, MaxMemory: 1 << 20}, "memory"},
-		{"mcts cancelled", cancelled, Options{Algorithm: MCTS}, "timeout"},
+		{"states", context.Background(), solver.Options{MaxStates: 5000}, "states"},
+		{"memory", context.Background(), solver.Options{MaxMemory: 1 << 20}, "memory"},
+		{"cancelled", cancelled, solver.Options{}, "timeout"},
+		{"fast states", context.Background(), solver.Options{Fast: true, MaxStates: 5000}, "states"},
+		{"bfs memory", context.Background(), solver.Options{Algorithm: solver.BFS, MaxMemory: 1 << 20}, "memory"},
+		{"mcts cancelled", cancelled, solver.Options{Algorithm: solver.MCTS}, "timeout"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			plan, stats, err := Solve(tc.ctx, unsolvable, tc.opts)
+			plan, stats, err := solver.Solve(tc.ctx, unsolvable, tc.opts)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if plan.Status != StatusUnknown || stats.Stopped != tc.stopped {
+			if plan.Status != solver.StatusUnknown || stats.Stopped != tc.stopped {
 				t.Fatalf("got %s stopped by %q, want unknown stopped by %q", plan.Status, stats.Stopped, tc.stopped)
 			}
 		})
 	}
-	plan, _, err := Solve(context.Background(), unsolvable, Options{})
-	if err != nil || plan.Status != StatusUnsolvable {
+	plan, _, err := solver.Solve(context.Background(), unsolvable, solver.Options{})
+	if err != nil || plan.Status != solver.StatusUnsolvable {
 		t.Fatalf("without budgets: got %s, %v; want unsolvable", plan.Status, err)
 	}
 }
@@ -42,15 +46,37 @@ func TestBudgetsSayUnknown(t *testing.T) {
 // When the exact search runs out of budget after the quick search found a plan, that plan is
 // the answer: unknown, valid, not claimed optimal.
 func TestBudgetKeepsBestPlanSoFar(t *testing.T) {
-	l := Deal(7, 20, 4, 2)
-	plan, stats, err := Solve(context.Background(), l, Options{MaxStates: 3000})
+	l := gen.Deal(7, 20, 4, 2)
+	plan, stats, err := solver.Solve(context.Background(), l, solver.Options{MaxStates: 3000})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if plan.Status != StatusUnknown || plan.Optimal || len(plan.Moves) == 0 {
+	if plan.Status != solver.StatusUnknown || plan.Optimal || len(plan.Moves) == 0 {
 		t.Fatalf("got %s optimal=%v with %d pours (stopped %q), want unknown with a plan", plan.Status, plan.Optimal, len(plan.Moves), stats.Stopped)
 	}
-	if err := Validate(l, plan.Moves); err != nil {
+	if err := solver.CheckPlan(l, plan.Moves); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A cap on stored states is exact: no search stores more states than --max-states allows.
+func TestMaxStatesIsExact(t *testing.T) {
+	l := gen.Deal(3, 24, 4, 2)
+	for _, max := range []int{1, 10, 257, 1000} {
+		for _, opts := range []solver.Options{{}, {Fast: true}, {Algorithm: solver.BFS}, {NoMacros: true}, {Algorithm: solver.MCTS, Simulations: 20}} {
+			opts.MaxStates = max
+			t.Run(fmt.Sprintf("%d/%s/fast=%v/nomacros=%v", max, opts.Algorithm, opts.Fast, opts.NoMacros), func(t *testing.T) {
+				plan, stats, err := solver.Solve(context.Background(), l, opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if stats.Stored > max || plan.Status != solver.StatusUnknown {
+					t.Fatalf("got %s with %d states stored; want unknown with at most %d", plan.Status, stats.Stored, max)
+				}
+				if opts.Algorithm != solver.MCTS && (stats.Stopped != solver.StopStates || stats.Stored != max) {
+					t.Fatalf("stopped %q with %d states stored, want stopped by states at %d", stats.Stopped, stats.Stored, max)
+				}
+			})
+		}
 	}
 }

@@ -44,7 +44,7 @@ func FuzzParseLevel(f *testing.F) {
 			t.Fatal(err)
 		}
 		if plan.Status == StatusSolved {
-			if err := Validate(l, plan.Moves); err != nil {
+			if err := CheckPlan(l, plan.Moves); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,12 +23,30 @@ const Hidden Color = 0xFF
 // it counts as hidden.
 const Pending Color = 0xFE
 
-// Limits of the state encoding: a tube's units are packed 5 bits apiece into one 64-bit word.
+// Limits of the solver. A tube is packed into one 64-bit word, each unit in as many bits as
+// the level's colour count needs (5 bits up to 31 colours, 6 up to 63, 7 up to 127, 8 up to
+// 253), so the capacity a level may have depends on its colours: see MaxCapacityFor. Tube
+// indices are bytes inside the search, and colour ids are bytes with 0xFF meaning Hidden and
+// 0xFE Pending.
 const (
-	MaxColors   = 31
+	MaxColors   = 253
 	MaxCapacity = 12
-	MaxTubes    = 64
+	MaxTubes    = 255
 )
+
+// MaxCapacityFor is the largest capacity a level of the given number of colours may have:
+// MaxCapacity up to 31 colours, 10 up to 63, 9 up to 127, 8 up to MaxColors.
+func MaxCapacityFor(colors int) int {
+	return min(MaxCapacity, 64/int(unitBits(max(colors, 1))))
+}
+
+// unitBits is the number of bits a unit takes in a level of the given number of colours.
+func unitBits(colors int) uint {
+	return max(1, uint(bits.Len(uint(colors))))
+}
+
+// limitsText states the combined limits in error messages.
+const limitsText = "the solver takes up to 255 tubes, 253 colours, and a capacity of at most 12 with up to 31 colours, 10 with up to 63, 9 with up to 127, 8 with up to 253"
 
 // Level is a position of the puzzle: tubes of equal capacity, each holding colours from the
 // bottom (index 0) to the top. It may be the start of a level or any position reached from one.
@@ -133,17 +152,20 @@ func (l *Level) Solved() bool {
 // no tube over capacity, and every colour with exactly Capacity units (at most Capacity when
 // units are hidden, with the hidden units making up the difference).
 func (l *Level) Validate() error {
-	if l.Capacity < 1 || l.Capacity > MaxCapacity {
-		return Errorf(CodeInvalidLevel, "capacity %d is out of range: it must be 1..%d", l.Capacity, MaxCapacity)
+	if l.Capacity < 1 {
+		return Errorf(CodeInvalidLevel, "capacity %d is out of range: it must be at least 1", l.Capacity)
 	}
 	if len(l.Tubes) == 0 {
 		return Errorf(CodeInvalidLevel, "empty level: no tubes")
 	}
 	if len(l.Tubes) > MaxTubes {
-		return Errorf(CodeInvalidLevel, "level has %d tubes; at most %d are supported", len(l.Tubes), MaxTubes)
+		return Errorf(CodeInvalidLevel, "level has %d tubes: too many (%s)", len(l.Tubes), limitsText)
 	}
 	if l.Colors() > MaxColors {
-		return Errorf(CodeInvalidLevel, "level has %d colours; the state encoding holds at most %d", l.Colors(), MaxColors)
+		return Errorf(CodeInvalidLevel, "level has %d colours: too many (%s)", l.Colors(), limitsText)
+	}
+	if l.Capacity > MaxCapacityFor(l.Colors()) {
+		return Errorf(CodeInvalidLevel, "capacity %d is too large for %d colours (%s)", l.Capacity, l.Colors(), limitsText)
 	}
 	if l.Curtains != nil && len(l.Curtains) != len(l.Tubes) {
 		return Errorf(CodeInvalidLevel, "%d curtain entries for %d tubes", len(l.Curtains), len(l.Tubes))
@@ -262,7 +284,7 @@ func (b *builder) color(n string) (Color, error) {
 	id, ok := b.ids[n]
 	if !ok {
 		if len(b.names) > MaxColors {
-			return 0, Errorf(CodeInvalidLevel, "more than %d colours; the state encoding holds at most %d", MaxColors, MaxColors)
+			return 0, Errorf(CodeInvalidLevel, "more than %d colours (%s)", MaxColors, limitsText)
 		}
 		id = Color(len(b.names))
 		b.ids[n] = id
@@ -271,18 +293,18 @@ func (b *builder) color(n string) (Color, error) {
 	return id, nil
 }
 
-// level returns the level built, with the error Validate finds in it.
-func (b *builder) level(capacity int) (*Level, error) {
+// level returns the level built, not yet validated.
+func (b *builder) level(capacity int) *Level {
 	l := &Level{Capacity: capacity, Tubes: b.tubes, Names: b.names}
 	if slices.ContainsFunc(b.curtains, func(c Color) bool { return c != 0 }) {
 		l.Curtains = b.curtains
 	}
-	return l, l.Validate()
+	return l
 }
 
-// valid drops the level when it breaks the rules.
-func valid(l *Level, err error) (*Level, error) {
-	if err != nil {
+// validated returns l when it keeps the rules, else Validate's error.
+func validated(l *Level) (*Level, error) {
+	if err := l.Validate(); err != nil {
 		return nil, err
 	}
 	return l, nil
@@ -291,12 +313,17 @@ func valid(l *Level, err error) (*Level, error) {
 // NewLevel builds a level from tubes of colour names (bottom to top; "?" is hidden; a tube of
 // the one token "curtain:NAME" is covered by a curtain) and checks it with Validate.
 func NewLevel(capacity int, tubes [][]string) (*Level, error) {
-	return valid(BuildLevel(capacity, tubes))
+	l, err := BuildLevel(capacity, tubes)
+	if err != nil {
+		return nil, err
+	}
+	return validated(l)
 }
 
-// BuildLevel is NewLevel for callers that report a level breaking the rules rather than drop
-// it (a screenshot read with low confidence): it returns the level with Validate's error. The
-// level is nil only when the names cannot be encoded at all.
+// BuildLevel builds a level from tubes of colour names without checking it against the rules,
+// for callers that report a level breaking them rather than drop it (a screenshot read with
+// low confidence calls Validate itself). It fails only on names it cannot encode: an empty
+// name, a misplaced curtain token, more colours than MaxColors.
 func BuildLevel(capacity int, tubes [][]string) (*Level, error) {
 	b := newBuilder()
 	for _, t := range tubes {
@@ -304,7 +331,7 @@ func BuildLevel(capacity int, tubes [][]string) (*Level, error) {
 			return nil, err
 		}
 	}
-	return b.level(capacity)
+	return b.level(capacity), nil
 }
 
 // ParseLevel reads a level in any of the three formats, told apart by their first character:
@@ -344,7 +371,7 @@ func ParseText(data []byte) (*Level, error) {
 	}
 	n, err := strconv.Atoi(strings.TrimSpace(lines[0]))
 	if err != nil || n < 1 || n > MaxTubes {
-		return nil, Errorf(CodeInvalidLevel, "text level line 1: %q is not a tube count 1..%d", abbreviate(strings.TrimSpace(lines[0])), MaxTubes)
+		return nil, Errorf(CodeInvalidLevel, "text level line 1: %q is not a tube count 1..%d (%s)", abbreviate(strings.TrimSpace(lines[0])), MaxTubes, limitsText)
 	}
 	capacity, err := strconv.Atoi(strings.TrimSpace(lines[1]))
 	if err != nil {
@@ -366,7 +393,7 @@ func ParseText(data []byte) (*Level, error) {
 			return nil, err
 		}
 	}
-	return valid(b.level(capacity))
+	return validated(b.level(capacity))
 }
 
 // ParseCompact reads the compact one-line form used by tests and the command line: the
@@ -387,7 +414,7 @@ func ParseCompact(s string) (*Level, error) {
 			return nil, err
 		}
 	}
-	return valid(b.level(capacity))
+	return validated(b.level(capacity))
 }
 
 // abbreviate shortens user text quoted in an error message.

@@ -2,6 +2,9 @@ package solver
 
 import (
 	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -25,7 +28,14 @@ func TestParseFormatsAgree(t *testing.T) {
 }
 
 func TestRoundTrips(t *testing.T) {
-	l := loadLevel(t, "../testdata/levels/seed-98.txt")
+	data, err := os.ReadFile("../testdata/levels/seed-98.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := ParseLevel(data)
+	if err != nil {
+		t.Fatal(err)
+	}
 	viaText, err := ParseText([]byte(l.Text()))
 	if err != nil {
 		t.Fatal(err)
@@ -70,7 +80,8 @@ func TestParseErrors(t *testing.T) {
 		{"json unknown field", `{"capacity": 2, "tubes": [["r","r"]], "x": 1}`, CodeInvalidLevel, "unknown field"},
 		{"json no tubes", `{"capacity": 2}`, CodeInvalidLevel, `no "tubes"`},
 		{"json empty name", `{"capacity": 1, "tubes": [[""]]}`, CodeInvalidLevel, "empty colour name"},
-		{"too many colours", "1: " + manyColours(32), CodeInvalidLevel, "at most 31"},
+		{"too many colours", "1: " + manyColours(255), CodeInvalidLevel, "more than 253 colours"},
+		{"capacity too large", "11: " + manyColours(32), CodeInvalidLevel, "capacity 11 is too large for 32 colours"},
 		{"hidden mismatch", "2: r ? | b b | ? ? | ?", CodeInvalidLevel, "hidden units cannot complete"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -124,7 +135,7 @@ func TestReplayNamesTheBadMove(t *testing.T) {
 		{"out of range", []Move{{From: 0, To: 9, Count: 1, Color: 2}}, "out of range"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			err := Validate(l, tc.moves)
+			err := CheckPlan(l, tc.moves)
 			if ErrorCode(err) != CodeInvalidPlan || !strings.Contains(err.Error(), tc.msg) {
 				t.Errorf("got %v, want invalid_plan containing %q", err, tc.msg)
 			}
@@ -197,5 +208,41 @@ func TestPendingUnitRoundTrips(t *testing.T) {
 	}
 	if got, want := l.Canonical(), "2: 1 ! | 2 ? |  | "; got != want {
 		t.Errorf("Canonical: got %q, want %q", got, want)
+	}
+}
+
+// sorted is a solved level of the given colours, capacity and extra empty tubes.
+func sorted(colors, capacity, empties int) *Level {
+	l := &Level{Capacity: capacity, Names: []string{""}}
+	for c := 1; c <= colors; c++ {
+		l.Names = append(l.Names, fmt.Sprintf("c%d", c))
+		l.Tubes = append(l.Tubes, slices.Repeat([]Color{Color(c)}, capacity))
+	}
+	for range empties {
+		l.Tubes = append(l.Tubes, []Color{})
+	}
+	return l
+}
+
+// TestLimits checks the combined limits at their edges: the capacity a level may have
+// shrinks as its colours need more bits a unit.
+func TestLimits(t *testing.T) {
+	for _, tc := range []struct {
+		colors, capacity, empties int
+		ok                        bool
+	}{
+		{31, 12, 2, true}, {32, 12, 2, false}, {32, 10, 2, true}, {63, 10, 2, true}, {63, 11, 2, false},
+		{64, 9, 64, true}, {64, 10, 2, false}, {127, 9, 2, true}, {128, 9, 2, false}, {128, 8, 2, true},
+		{253, 8, 1, true}, {254, 8, 0, false}, {7, 13, 2, false}, {200, 4, 55, true}, {200, 4, 56, false},
+	} {
+		t.Run(fmt.Sprintf("%dx%d+%d", tc.colors, tc.capacity, tc.empties), func(t *testing.T) {
+			err := sorted(tc.colors, tc.capacity, tc.empties).Validate()
+			if (err == nil) != tc.ok {
+				t.Fatalf("got %v, want ok=%v", err, tc.ok)
+			}
+			if err != nil && !strings.Contains(err.Error(), limitsText) {
+				t.Fatalf("the message %q does not state the limits", err)
+			}
+		})
 	}
 }

@@ -35,13 +35,16 @@ type mcts struct {
 	keyBuf  []byte
 	sorted  []uint64
 	visited map[string]bool // states of the committed path
+	// maxNodes caps the tree (Options.MaxStates, 0: no cap): past it, simulations roll out
+	// from the leaves without adding nodes, and the search stops before its next pour.
+	maxNodes int
 }
 
 func solveMCTS(ctx context.Context, l *Level, opts Options) (Plan, Stats) {
 	g := newGame(l)
 	m := &mcts{
 		g: g, rng: rand.New(rand.NewPCG(uint64(opts.Seed), 0x3c75)),
-		sorted: make([]uint64, g.n), visited: map[string]bool{},
+		sorted: make([]uint64, g.n), visited: map[string]bool{}, maxNodes: opts.MaxStates,
 	}
 	sims := opts.Simulations
 	if sims <= 0 {
@@ -57,9 +60,9 @@ func solveMCTS(ctx context.Context, l *Level, opts Options) (Plan, Stats) {
 			return Plan{Status: StatusSolved, Moves: plan}, m.done()
 		}
 		if ctx.Err() != nil || (opts.MaxStates > 0 && len(m.nodes) >= opts.MaxStates) {
-			m.stats.Stopped = "timeout"
+			m.stats.Stopped = StopTimeout
 			if ctx.Err() == nil {
-				m.stats.Stopped = "states"
+				m.stats.Stopped = StopStates
 			}
 			break
 		}
@@ -111,7 +114,7 @@ func (m *mcts) simulate(root int32) {
 		id = m.selectChild(id)
 		path = append(path, id)
 	}
-	if n := &m.nodes[id]; len(n.moves) > 0 {
+	if n := &m.nodes[id]; len(n.moves) > 0 && (m.maxNodes == 0 || len(m.nodes) < m.maxNodes) {
 		i := m.rng.IntN(len(n.moves))
 		mv := n.moves[i]
 		n.moves[i] = n.moves[len(n.moves)-1]
@@ -178,23 +181,11 @@ func (m *mcts) rollout(start []uint64) float64 {
 func (g *game) moves(codes []uint64) []Move {
 	var out []Move
 	for a, ca := range codes {
-		if ca == 0 {
-			continue
-		}
-		col, run, _ := g.top(ca)
+		ta := g.info(ca)
 		for b, cb := range codes {
-			hb := 0
-			if b == a {
-				continue
+			if k := g.pourable(ta, g.info(cb)); k > 0 && a != b {
+				out = append(out, Move{From: a, To: b, Count: k, Color: ta.top})
 			}
-			if cb != 0 {
-				var top Color
-				top, _, hb = g.top(cb)
-				if hb == g.cap || top != col {
-					continue
-				}
-			}
-			out = append(out, Move{From: a, To: b, Count: min(run, g.cap-hb), Color: col})
 		}
 	}
 	return out
@@ -202,5 +193,5 @@ func (g *game) moves(codes []uint64) []Move {
 
 // play applies a legal pour in place.
 func (g *game) play(codes []uint64, mv Move) {
-	codes[mv.From], codes[mv.To] = g.pour(codes[mv.From], g.height(codes[mv.From]), codes[mv.To], g.height(codes[mv.To]), mv.Color, mv.Count)
+	g.move(codes, mv.From, mv.To)
 }

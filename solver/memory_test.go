@@ -1,10 +1,13 @@
-package solver
+package solver_test
 
 import (
 	"context"
 	"runtime"
 	"testing"
 	"time"
+
+	"github.com/decant/decant/solver"
+	"github.com/decant/decant/solver/gen"
 )
 
 // TestMemoryBudget runs searches that outgrow their memory budget and samples the heap while
@@ -13,7 +16,7 @@ import (
 // absorbs the garbage collector's timing.)
 func TestMemoryBudget(t *testing.T) {
 	const budget = 24 << 20
-	for _, l := range []*Level{Deal(3, 24, 4, 2), Deal(1, 28, 4, 2)} {
+	for _, l := range []*solver.Level{gen.Deal(3, 24, 4, 2), gen.Deal(1, 28, 4, 2)} {
 		runtime.GC()
 		var base runtime.MemStats
 		runtime.ReadMemStats(&base)
@@ -33,10 +36,10 @@ func TestMemoryBudget(t *testing.T) {
 				}
 			}
 		}()
-		plan, stats, err := Solve(context.Background(), l, Options{MaxMemory: budget})
+		plan, stats, err := solver.Solve(context.Background(), l, solver.Options{MaxMemory: budget})
 		close(stop)
 		grown := int64(<-peak) - int64(base.HeapAlloc)
-		if err != nil || plan.Status != StatusUnknown || stats.Stopped != "memory" {
+		if err != nil || plan.Status != solver.StatusUnknown || stats.Stopped != "memory" {
 			t.Fatalf("got %s stopped by %q (%v), want unknown stopped by memory", plan.Status, stats.Stopped, err)
 		}
 		if grown > 2*budget {

@@ -37,6 +37,17 @@ type Plan struct {
 	Moves   []Move
 }
 
+// StopReason names the budget that stopped a search; its values are the "stopped" strings of
+// the JSON report.
+type StopReason string
+
+// Why a search stopped before its verdict.
+const (
+	StopTimeout StopReason = "timeout" // the context was cancelled or its deadline passed
+	StopStates  StopReason = "states"  // Options.MaxStates distinct states were stored
+	StopMemory  StopReason = "memory"  // the estimated memory reached Options.MaxMemory
+)
+
 // Stats says how much work a search did.
 type Stats struct {
 	Algorithm Algorithm
@@ -47,8 +58,8 @@ type Stats struct {
 	PeakOpen  int // largest open-set size
 	// LowerBound is the admissible estimate of pours needed from the start.
 	LowerBound int
-	// Stopped names the budget that stopped the search ("timeout", "states", "memory"), if any.
-	Stopped string
+	// Stopped names the budget that stopped the search, "" when none did.
+	Stopped StopReason
 	Elapsed time.Duration
 }
 
@@ -64,8 +75,8 @@ func Replay(l *Level, moves []Move) (*Level, error) {
 	return p, nil
 }
 
-// Validate checks that moves replay legally on l and leave it solved.
-func Validate(l *Level, moves []Move) error {
+// CheckPlan checks that moves replay legally on l and leave it solved.
+func CheckPlan(l *Level, moves []Move) error {
 	end, err := Replay(l, moves)
 	if err != nil {
 		return err
@@ -76,7 +87,19 @@ func Validate(l *Level, moves []Move) error {
 	return nil
 }
 
-// apply performs one pour in place.
+// Moves lists every legal pour of the position, from each tube to each other tube, in tube
+// order. It returns nil for a level that cannot be searched (see Solve's errors: hidden units,
+// curtains, or a level that breaks the rules).
+func (l *Level) Moves() []Move {
+	if l.Validate() != nil || l.HasHidden() || l.HasCurtains() {
+		return nil
+	}
+	g := newGame(l)
+	return g.moves(g.codesOf(l))
+}
+
+// apply performs one pour in place. It is the independent statement of the rule that Replay
+// checks plans with: it works on the level's slices, not on the search's packed codes.
 func (l *Level) apply(m Move) error {
 	n := len(l.Tubes)
 	switch {
@@ -165,16 +188,16 @@ type ReportMove struct {
 
 // ReportStats is Stats in a Report.
 type ReportStats struct {
-	Algorithm  Algorithm `json:"algorithm"`
-	Macros     bool      `json:"macros"`
-	Pours      int       `json:"pours"`
-	Expanded   int       `json:"expanded"`
-	Generated  int       `json:"generated"`
-	Stored     int       `json:"stored"`
-	PeakOpen   int       `json:"peak_open"`
-	LowerBound int       `json:"lower_bound"`
-	Stopped    string    `json:"stopped,omitempty"`
-	ElapsedMS  float64   `json:"elapsed_ms"`
+	Algorithm  Algorithm  `json:"algorithm"`
+	Macros     bool       `json:"macros"`
+	Pours      int        `json:"pours"`
+	Expanded   int        `json:"expanded"`
+	Generated  int        `json:"generated"`
+	Stored     int        `json:"stored"`
+	PeakOpen   int        `json:"peak_open"`
+	LowerBound int        `json:"lower_bound"`
+	Stopped    StopReason `json:"stopped,omitempty"`
+	ElapsedMS  float64    `json:"elapsed_ms"`
 }
 
 // NewReport assembles the plan document.

@@ -106,20 +106,23 @@ func (g *game) stateBytes() int64 { return int64((g.keyBytes+15)/16*16 + nodeByt
 
 // engine is one best-first search: A* (weight 1), weighted A* (Fast), or uniform-cost (BFS).
 type engine struct {
-	g       *game
-	ctx     context.Context
-	opts    Options
-	weight  int
-	bound   int
-	useH    bool
-	macros  bool
-	index   map[string]int32
-	nodes   []node
-	open    bucketQueue
-	stats   Stats
-	keyBuf  []byte
-	scratch []uint64
-	info    []tubeInfo
+	g      *game
+	ctx    context.Context
+	opts   Options
+	weight int
+	bound  int
+	useH   bool
+	macros bool
+	index  map[string]int32
+	// maxStored is the number of states the budgets allow, storeLimit the budget it comes from.
+	maxStored  int
+	storeLimit StopReason
+	nodes      []node
+	open       bucketQueue
+	stats      Stats
+	keyBuf     []byte
+	scratch    []uint64
+	info       []tubeInfo
 }
 
 // presearchStates caps the weighted search that runs before the exact one.
@@ -176,6 +179,11 @@ func runEngine(ctx context.Context, g *game, l *Level, root []uint64, opts Optio
 	if opts.Fast {
 		e.weight = fastWeight
 	}
+	// Budgets on stored states are exact: the state past either one is not stored.
+	e.maxStored, e.storeLimit = int(opts.MaxMemory/g.stateBytes()), StopMemory
+	if opts.MaxStates > 0 && opts.MaxStates <= e.maxStored {
+		e.maxStored, e.storeLimit = opts.MaxStates, StopStates
+	}
 	e.stats.Macros = e.macros
 	e.stats.LowerBound = g.estimate(root)
 	goal, status := e.run(root)
@@ -221,6 +229,11 @@ func (e *engine) add(codes []uint64, parent int32, g int, a, b int, macro bool) 
 		}
 		n.g, n.parent, n.a, n.b, n.macro, n.closed = uint16(g), parent, uint8(a), uint8(b), macro, false
 	} else {
+		if len(e.nodes) >= e.maxStored {
+			// The budget is exact: the state is not stored, and the search stops.
+			e.stats.Stopped = e.storeLimit
+			return -1, 0
+		}
 		id = int32(len(e.nodes))
 		key := string(e.keyBuf)
 		e.nodes = append(e.nodes, node{key: key, parent: parent, g: uint16(g), a: uint8(a), b: uint8(b), macro: macro})
@@ -238,11 +251,14 @@ func (e *engine) add(codes []uint64, parent int32, g int, a, b int, macro bool) 
 // run searches from root and returns the goal node, or -1 with the verdict.
 func (e *engine) run(root []uint64) (int32, Status) {
 	codes := append([]uint64(nil), root...)
-	if id, h := e.add(codes, -1, 0, 0, 0, false); h == 0 {
+	id, h := e.add(codes, -1, 0, 0, 0, false)
+	e.stats.Stored = len(e.nodes)
+	switch {
+	case id >= 0 && h == 0:
 		return id, StatusSolved
+	case e.stats.Stopped != "":
+		return -1, StatusUnknown // a budget below one state
 	}
-	maxMem := e.opts.MaxMemory
-	perState := e.g.stateBytes()
 	for {
 		ent, ok := e.open.pop()
 		if !ok {
@@ -258,25 +274,20 @@ func (e *engine) run(root []uint64) (int32, Status) {
 			return ent.id, StatusSolved
 		}
 		e.stats.Expanded++
-		if e.stats.Expanded&255 == 0 {
-			switch {
-			case e.ctx.Err() != nil:
-				e.stats.Stopped = "timeout"
-			case e.opts.MaxStates > 0 && len(e.nodes) >= e.opts.MaxStates:
-				e.stats.Stopped = "states"
-			case int64(len(e.nodes))*perState > maxMem:
-				e.stats.Stopped = "memory"
-			}
-			if e.stats.Stopped != "" {
-				e.stats.Stored = len(e.nodes)
-				return -1, StatusUnknown
-			}
+		if e.stats.Expanded&255 == 0 && e.ctx.Err() != nil {
+			e.stats.Stopped = StopTimeout
 		}
-		if goal := e.expand(ent.id, codes); goal >= 0 {
-			e.stats.Stored = len(e.nodes)
-			return goal, StatusSolved
+		if e.stats.Stopped != "" {
+			return -1, StatusUnknown
 		}
+		goal := e.expand(ent.id, codes)
 		e.stats.Stored = len(e.nodes)
+		switch {
+		case goal >= 0:
+			return goal, StatusSolved
+		case e.stats.Stopped != "":
+			return -1, StatusUnknown
+		}
 	}
 }
 
@@ -288,37 +299,23 @@ func (e *engine) expand(id int32, codes []uint64) int32 {
 	child := e.scratch
 	info := e.info[:len(codes)]
 	for i, code := range codes {
-		if code == 0 {
-			info[i] = tubeInfo{}
-			continue
-		}
-		c, run, h := g.top(code)
-		info[i] = tubeInfo{c, uint8(run), uint8(h)}
+		info[i] = g.info(code)
 	}
 	for a, ca := range codes {
 		if ca == 0 || (a > 0 && ca == codes[a-1]) {
 			continue // empty, or the same as the tube before it
 		}
 		ta := info[a]
-		run, ha := int(ta.run), int(ta.h)
 		for b, tb := range info {
-			switch {
-			case b == a || int(tb.h) == g.cap:
-				continue
-			case tb.h == 0:
-				if run == ha {
-					continue // a one-colour tube into an empty one changes nothing
-				}
-			case tb.top != ta.top:
+			if b == a || (tb.h == 0 && ta.run == ta.h) {
+				continue // a one-colour tube into an empty one changes nothing
+			}
+			k := g.pourable(ta, tb)
+			if k == 0 || sameAsEarlier(codes, b, a) {
 				continue
 			}
-			if sameAsEarlier(codes, b, a) {
-				continue
-			}
-			hb := int(tb.h)
-			k := min(run, g.cap-hb)
 			copy(child, codes)
-			child[a], child[b] = g.pour(ca, ha, codes[b], hb, ta.top, k)
+			child[a], child[b] = g.pour(ca, int(ta.h), codes[b], int(tb.h), ta.top, k)
 			if cid, h := e.add(child, id, base+1, a, b, false); cid >= 0 && h == 0 && e.opts.Fast {
 				return cid
 			}
@@ -328,12 +325,6 @@ func (e *engine) expand(id int32, codes []uint64) int32 {
 		return e.expandMacros(id, codes, base)
 	}
 	return -1
-}
-
-// tubeInfo caches a tube's top colour, top run and height during one expansion.
-type tubeInfo struct {
-	top    Color
-	run, h uint8
 }
 
 // sameAsEarlier reports whether tube b equals an earlier tube other than a: pouring into either
@@ -353,16 +344,16 @@ func (e *engine) expandMacros(id int32, codes []uint64, base int) int32 {
 	if codes[0] != 0 {
 		return -1 // sorted: an empty tube would come first
 	}
-	var seen uint64
+	var seen colorSet
 	for _, code := range codes {
 		if code == 0 {
 			continue
 		}
 		col, _, _ := e.g.top(code)
-		if seen&(1<<col) != 0 {
+		if seen.has(col) {
 			continue
 		}
-		seen |= 1 << col
+		seen.add(col)
 		sources := gatherSources(e.g, codes, col)
 		if len(sources) < 2 {
 			continue
@@ -401,8 +392,7 @@ func gatherSources(g *game, codes []uint64, col Color) []int {
 // mixed tubes never exceed the capacity, so each pour moves its whole run.
 func applyGather(g *game, codes []uint64, dst int, sources []int) {
 	for _, s := range sources {
-		col, run, h := g.top(codes[s])
-		codes[s], codes[dst] = g.pour(codes[s], h, codes[dst], g.height(codes[dst]), col, run)
+		g.move(codes, s, dst)
 	}
 }
 
@@ -416,11 +406,8 @@ func (e *engine) path(l *Level, goal int32) []Move {
 	real := g.codesOf(l)
 	var moves []Move
 	pour := func(from, to int) {
-		col, run, h := g.top(real[from])
-		hb := g.height(real[to])
-		k := min(run, g.cap-hb)
-		real[from], real[to] = g.pour(real[from], h, real[to], hb, col, k)
-		moves = append(moves, Move{From: from, To: to, Count: k, Color: col})
+		m, _ := g.move(real, from, to) // legal: the search generated it
+		moves = append(moves, m)
 	}
 	for i := len(chain) - 1; i >= 0; i-- {
 		n := e.nodes[chain[i]]

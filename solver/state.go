@@ -21,10 +21,7 @@ type game struct {
 }
 
 func newGame(l *Level) *game {
-	b := uint(bits.Len(uint(l.Colors())))
-	if b == 0 {
-		b = 1
-	}
+	b := unitBits(l.Colors())
 	g := &game{n: len(l.Tubes), cap: l.Capacity, colors: l.Colors(), bits: b, mask: 1<<b - 1}
 	g.keyBytes = (g.n*g.cap*int(b) + 7) / 8
 	return g
@@ -62,7 +59,48 @@ func (g *game) top(code uint64) (c Color, run, h int) {
 	return c, run, h
 }
 
-// pour moves k units of colour c from tube code a (height ha) onto b (height hb).
+// tubeInfo is what the pour rule reads of a tube: its top colour, the length of its top run
+// and its height (all zero for an empty tube).
+type tubeInfo struct {
+	top    Color
+	run, h uint8
+}
+
+// info returns the tubeInfo of a tube code.
+func (g *game) info(code uint64) tubeInfo {
+	if code == 0 {
+		return tubeInfo{}
+	}
+	c, run, h := g.top(code)
+	return tubeInfo{c, uint8(run), uint8(h)}
+}
+
+// pourable is the rule of the game: the number of units tube a pours onto tube b, 0 when the
+// pour is illegal. A non-empty tube pours its top run onto an empty tube or onto a tube of the
+// same top colour, as many units as fit. Everything in the package that pours (the search,
+// Level.Moves, plan reconstruction, MCTS) goes through it; Replay checks plans with its own,
+// independent rule (Level.apply).
+func (g *game) pourable(a, b tubeInfo) int {
+	if a.h == 0 || int(b.h) == g.cap || (b.h > 0 && b.top != a.top) {
+		return 0
+	}
+	return min(int(a.run), g.cap-int(b.h))
+}
+
+// move performs the pour from tube a to tube b of codes in place and returns it as a Move; ok
+// is false (codes untouched) when the pour is illegal.
+func (g *game) move(codes []uint64, a, b int) (m Move, ok bool) {
+	ta, tb := g.info(codes[a]), g.info(codes[b])
+	k := g.pourable(ta, tb)
+	if k == 0 || a == b {
+		return Move{}, false
+	}
+	codes[a], codes[b] = g.pour(codes[a], int(ta.h), codes[b], int(tb.h), ta.top, k)
+	return Move{From: a, To: b, Count: k, Color: ta.top}, true
+}
+
+// pour moves k units of colour c from tube code a (height ha) onto b (height hb): the packed
+// form of a pour that pourable allowed.
 func (g *game) pour(a uint64, ha int, b uint64, hb int, c Color, k int) (uint64, uint64) {
 	na := a & (1<<(g.bits*uint(ha-k)) - 1)
 	for i := 0; i < k; i++ {
@@ -76,13 +114,13 @@ func (g *game) pour(a uint64, ha int, b uint64, hb int, c Color, k int) (uint64,
 // one, and it is zero exactly when the position is solved (see heuristic_test.go).
 func (g *game) estimate(codes []uint64) int {
 	blocks := 0
-	var bottoms uint64
+	var bottoms colorSet
 	for _, code := range codes {
 		if code == 0 {
 			continue
 		}
 		prev := Color(code & g.mask)
-		bottoms |= 1 << prev
+		bottoms.add(prev)
 		blocks++
 		for code >>= g.bits; code != 0; code >>= g.bits {
 			if c := Color(code & g.mask); c != prev {
@@ -91,7 +129,16 @@ func (g *game) estimate(codes []uint64) int {
 			}
 		}
 	}
-	return blocks - bits.OnesCount64(bottoms)
+	return blocks - bottoms.len()
+}
+
+// colorSet is a set of colour ids.
+type colorSet [4]uint64
+
+func (s *colorSet) add(c Color)      { s[c>>6] |= 1 << (c & 63) }
+func (s *colorSet) has(c Color) bool { return s[c>>6]&(1<<(c&63)) != 0 }
+func (s *colorSet) len() int {
+	return bits.OnesCount64(s[0]) + bits.OnesCount64(s[1]) + bits.OnesCount64(s[2]) + bits.OnesCount64(s[3])
 }
 
 // canon sorts codes in place, making the position canonical.
@@ -150,12 +197,6 @@ func (g *game) unpack(codes []uint64, key string) {
 		}
 		codes[i] = code
 	}
-}
-
-// pure reports whether a non-empty tube holds one colour only.
-func (g *game) pure(code uint64) bool {
-	_, run, h := g.top(code)
-	return run == h
 }
 
 // sortedOrder returns perm such that codes[perm[i]] is the i-th smallest code: canonical index

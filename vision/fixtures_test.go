@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/decant/decant/solver"
+	"github.com/decant/decant/solver/gen"
 )
 
 var update = flag.Bool("update", false, "rewrite the rendered fixtures in ../testdata/fixtures")
@@ -34,15 +35,15 @@ func fixtureLevels(t testing.TB) map[string]*solver.Level {
 	}
 	return map[string]*solver.Level{
 		"seed98":    l98,
-		"deal5x3":   solver.Deal(5, 5, 3, 2),
-		"deal7x5":   solver.Deal(7, 7, 5, 2),
-		"deal9x6":   solver.Deal(9, 9, 6, 2),
-		"mid12":     solver.Scramble(solver.Deal(12, 12, 4, 2), 3, 9),
+		"deal5x3":   gen.Deal(5, 5, 3, 2),
+		"deal7x5":   gen.Deal(7, 7, 5, 2),
+		"deal9x6":   gen.Deal(9, 9, 6, 2),
+		"mid12":     gen.Scramble(gen.Deal(12, 12, 4, 2), 3, 9),
 		"hidden":    hidden,
 		"noempty":   mustCompact(t, "4: red red blue green | blue blue green | green red | blue green red"),
-		"deal14x4":  solver.Deal(14, 14, 4, 2),
-		"deal3x4+1": solver.Deal(3, 3, 4, 1),
-		"deal6x7":   solver.Deal(6, 6, 7, 2),
+		"deal14x4":  gen.Deal(14, 14, 4, 2),
+		"deal3x4+1": gen.Deal(3, 3, 4, 1),
+		"deal6x7":   gen.Deal(6, 6, 7, 2),
 		"curtains":  mustCompact(t, "4: curtain:orange | ? ? red | ? ? blue | ? green | curtain:green | ? ? red | ? ? orange | |"),
 	}
 }

@@ -144,6 +144,9 @@ func (f *frame) read(r *Reading) error {
 		return err
 	}
 	level, err := solver.BuildLevel(capacity, tubes)
+	if err == nil {
+		err = level.Validate()
+	}
 	r.Level = level
 	if err != nil {
 		r.doubt(0.3, "%v", solver.ErrorMessage(err))

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/decant/decant/solver"
+	"github.com/decant/decant/solver/gen"
 )
 
 // decant runs the command in-process and returns stdout, stderr and the exit code.
@@ -75,7 +76,7 @@ func TestSolveLevelFiles(t *testing.T) {
 		t.Errorf("unsolvable: exit %d\n%s", code, out)
 	}
 	// A budget stops the search: unknown, exit 4.
-	big := solver.Deal(3, 24, 4, 2).Compact()
+	big := gen.Deal(3, 24, 4, 2).Compact()
 	out, _, code = decant(t, big, "solve", "-", "--max-states", "2000")
 	if code != exitUnknown || !strings.Contains(out, "unknown") {
 		t.Errorf("budget: exit %d\n%s", code, out)

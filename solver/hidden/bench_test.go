@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/decant/decant/solver"
+	"github.com/decant/decant/solver/gen"
 )
 
 var (
@@ -31,7 +32,7 @@ type benchClass struct {
 // mystery is a class of mystery levels: seeded deals, every unit but the tops hidden.
 func mystery(id, name string, colors, capacity, empties func(i int) int, ceiling bool, rules Rules) benchClass {
 	return benchClass{id: id, name: name, methods: allMethods, ceiling: ceiling, generate: func(i int) *Game {
-		l := solver.Deal(uint64(1000+i), colors(i), capacity(i), empties(i))
+		l := gen.Deal(uint64(1000+i), colors(i), capacity(i), empties(i))
 		return NewGame(l, Mystery(l), nil, rules)
 	}}
 }
@@ -49,12 +50,12 @@ func benchClassList() []benchClass {
 		mystery("small1", "mystery, cap 3–4, 4–6 colours, 1 empty", smallColors, smallCap, n(1), true, Rules{}),
 		mystery("mystery", "mystery, cap 4, 8–12 colours, 2 empty", func(i int) int { return 8 + i%5 }, n(4), n(2), false, Rules{}),
 		{id: "random", name: "15–75% hidden, cap 4, 8–12 colours", methods: allMethods, generate: func(i int) *Game {
-			l := solver.Deal(uint64(2000+i), 8+i%5, 4, 2)
+			l := gen.Deal(uint64(2000+i), 8+i%5, 4, 2)
 			r := rand.New(rand.NewPCG(uint64(i), 7))
 			return NewGame(l, HideFraction(l, 0.15+0.6*r.Float64(), r), nil, Rules{})
 		}},
 		{id: "curtain", name: "mystery + 1 curtain, cap 4, 8–10 colours", methods: allMethods, generate: func(i int) *Game {
-			l := solver.Deal(uint64(3000+i), 8+i%3, 4, 2)
+			l := gen.Deal(uint64(3000+i), 8+i%3, 4, 2)
 			return NewGame(l, Mystery(l), coverOne(l, i), Rules{})
 		}},
 		carry,

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/decant/decant/solver"
+	"github.com/decant/decant/solver/gen"
 )
 
 func parse(t *testing.T, s string) *solver.Level {
@@ -22,7 +23,7 @@ func parse(t *testing.T, s string) *solver.Level {
 // mysteryView is seeded level i as a mystery level shows it, with its truth.
 func mysteryView(t *testing.T, seed uint64, colors, capacity int) (*solver.Level, *Game) {
 	t.Helper()
-	truth := solver.Deal(seed, colors, capacity, 2)
+	truth := gen.Deal(seed, colors, capacity, 2)
 	g := NewGame(truth, Mystery(truth), nil, Rules{})
 	v, err := g.View()
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/decant/decant/solver"
+	"github.com/decant/decant/solver/gen"
 )
 
 // TestSimulatorSlice is the CI-sized slice of the benchmark: small mystery levels played by
@@ -12,7 +13,7 @@ import (
 // must be a probability.
 func TestSimulatorSlice(t *testing.T) {
 	for i := range 6 {
-		truth := solver.Deal(uint64(500+i), 4+i%2, 3+i/4, 2)
+		truth := gen.Deal(uint64(500+i), 4+i%2, 3+i/4, 2)
 		g := NewGame(truth, Mystery(truth), nil, Rules{})
 		oracle, _, err := solver.Solve(t.Context(), g.Full(), solver.Options{})
 		if err != nil {
@@ -39,7 +40,7 @@ func TestSimulatorSlice(t *testing.T) {
 }
 
 func TestCarryRulePlays(t *testing.T) {
-	truth := solver.Deal(77, 5, 4, 2)
+	truth := gen.Deal(77, 5, 4, 2)
 	g := NewGame(truth, Mystery(truth), nil, Rules{Carry: true})
 	res, err := Play(t.Context(), g, Options{Method: Determinised, Rules: Rules{Carry: true}}, 200)
 	if err != nil {
@@ -51,7 +52,7 @@ func TestCarryRulePlays(t *testing.T) {
 }
 
 func TestCurtainLevelPlays(t *testing.T) {
-	truth := solver.Deal(78, 6, 4, 2)
+	truth := gen.Deal(78, 6, 4, 2)
 	g := NewGame(truth, Mystery(truth), coverOne(truth, 1), Rules{})
 	v, err := g.View()
 	if err != nil {

@@ -1,11 +1,16 @@
-package solver
+// Package gen makes seeded levels for tests, benchmarks and tools: random deals of full tubes
+// plus empty ones, and mid-game positions reached by random legal pours. The same arguments
+// always give the same level, so a test or a table can name a level by its seed.
+package gen
 
 import (
 	"fmt"
 	"math/rand/v2"
+
+	"github.com/decant/decant/solver"
 )
 
-// colorNames names generated colours; the first 31 cover MaxColors.
+// colorNames names generated colours; colours past the list are named c32, c33, ...
 var colorNames = []string{
 	"red", "blue", "green", "yellow", "orange", "purple", "pink", "cyan", "brown", "grey",
 	"lime", "navy", "olive", "teal", "maroon", "violet", "beige", "mint", "coral", "sky",
@@ -13,17 +18,18 @@ var colorNames = []string{
 }
 
 // Deal is a seeded random level: colors colours of capacity units each, shuffled into colors
-// full tubes, plus empties empty tubes. The same seed gives the same level.
-func Deal(seed uint64, colors, capacity, empties int) *Level {
+// full tubes, plus empties empty tubes. The same seed gives the same level. The level is not
+// validated: a deal beyond the solver's limits is refused by Solve.
+func Deal(seed uint64, colors, capacity, empties int) *solver.Level {
 	r := rand.New(rand.NewPCG(seed, uint64(colors)<<32|uint64(capacity)<<16|uint64(empties)))
-	units := make([]Color, 0, colors*capacity)
+	units := make([]solver.Color, 0, colors*capacity)
 	for c := 1; c <= colors; c++ {
 		for range capacity {
-			units = append(units, Color(c))
+			units = append(units, solver.Color(c))
 		}
 	}
 	r.Shuffle(len(units), func(i, j int) { units[i], units[j] = units[j], units[i] })
-	l := &Level{Capacity: capacity, Names: make([]string, colors+1)}
+	l := &solver.Level{Capacity: capacity, Names: make([]string, colors+1)}
 	for c := 1; c <= colors; c++ {
 		l.Names[c] = colorName(c)
 	}
@@ -31,7 +37,7 @@ func Deal(seed uint64, colors, capacity, empties int) *Level {
 		l.Tubes = append(l.Tubes, units[i*capacity:(i+1)*capacity:(i+1)*capacity])
 	}
 	for range empties {
-		l.Tubes = append(l.Tubes, []Color{})
+		l.Tubes = append(l.Tubes, []solver.Color{})
 	}
 	return l
 }
@@ -44,15 +50,15 @@ func colorName(c int) string {
 }
 
 // Scramble plays up to moves random legal pours from l (never straight back) and returns the
-// position reached: a mid-game position of the kind a stuck player photographs.
-func Scramble(l *Level, seed uint64, moves int) *Level {
+// position reached: a mid-game position of the kind a stuck player photographs. l must be a
+// valid level without hidden units or curtains.
+func Scramble(l *solver.Level, seed uint64, moves int) *solver.Level {
 	r := rand.New(rand.NewPCG(seed, 0x5eed))
 	p := l.Clone()
-	last := Move{From: -1}
+	last := solver.Move{From: -1}
 	for range moves {
-		legal := p.legalMoves()
-		var pick []Move
-		for _, m := range legal {
+		var pick []solver.Move
+		for _, m := range p.Moves() {
 			if m.From != last.To || m.To != last.From {
 				pick = append(pick, m)
 			}
@@ -61,31 +67,11 @@ func Scramble(l *Level, seed uint64, moves int) *Level {
 			break
 		}
 		last = pick[r.IntN(len(pick))]
-		if p.apply(last) != nil {
-			break // cannot happen: legalMoves lists legal pours only
+		next, err := solver.Replay(p, []solver.Move{last})
+		if err != nil {
+			break // cannot happen: Moves lists legal pours only
 		}
+		p = next
 	}
 	return p
-}
-
-// legalMoves lists every legal pour in the position.
-func (l *Level) legalMoves() []Move {
-	var out []Move
-	for a, ta := range l.Tubes {
-		if len(ta) == 0 {
-			continue
-		}
-		c := ta[len(ta)-1]
-		run := 1
-		for run < len(ta) && ta[len(ta)-1-run] == c {
-			run++
-		}
-		for b, tb := range l.Tubes {
-			if a == b || len(tb) == l.Capacity || (len(tb) > 0 && tb[len(tb)-1] != c) {
-				continue
-			}
-			out = append(out, Move{From: a, To: b, Count: min(run, l.Capacity-len(tb)), Color: c})
-		}
-	}
-	return out
 }
