@@ -175,6 +175,9 @@ func (p *planner) segment(b *Game) (Answer, error) {
 		case Endgame:
 			i, s = p.endgame(b, cands, scores, i, s)
 		}
+		if p.ctx.Err() != nil {
+			break // scores cut short by the deadline choose nothing
+		}
 		m := cands[i]
 		for _, smp := range samples {
 			if _, _, err := smp.Pour(m.From, m.To); err != nil {

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/decant/decant/solver"
 	"github.com/decant/decant/solver/gen"
@@ -193,5 +194,18 @@ func TestCeilingOfSmallLevels(t *testing.T) {
 				t.Errorf("got %v, want %v", got, tc.want)
 			}
 		})
+	}
+}
+
+func TestDeadlineAnswersUnknown(t *testing.T) {
+	l, _ := mysteryView(t, 11, 12, 4)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Millisecond)
+	defer cancel()
+	a, err := Plan(ctx, l, Options{Method: Determinised})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Status != solver.StatusUnknown || len(a.Moves) != 0 {
+		t.Errorf("got %s with %d moves, want unknown with none", a.Status, len(a.Moves))
 	}
 }
