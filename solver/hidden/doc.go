@@ -42,8 +42,9 @@
 //     rest. This removes the determinised search's assumption that everything is known after
 //     the next pour, for one step.
 //   - Endgame (the default): the determinised choice until few units are hidden
-//     (DefaultEndgameHidden), then the exact expectimax below over every reveal to come,
-//     ties going to the determinised order; over its budget it keeps the determinised choice.
+//     (DefaultEndgameHidden) — on small levels from the start — then the exact expectimax
+//     below over every reveal to come, ties going to the determinised order; over its budget
+//     (DefaultEndgameBeliefs) it keeps the determinised choice.
 //   - Exact (small levels only): an AND-OR expectimax over every reveal, giving the best
 //     achievable probability of finishing a mystery level — the ceiling the others are
 //     measured against (Ceiling). Beliefs are memoised up to a renaming of the colours.

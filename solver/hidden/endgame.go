@@ -6,12 +6,22 @@ import (
 	"github.com/decant/decant/solver"
 )
 
-// endgame replaces the determinised choice by the exact one once few units are hidden: each
+// smallUnits is the size of level (in units) on which Endgame tries the exact expectimax from
+// the start: capacity 4 and 6 colours, the small levels of the benchmark.
+const smallUnits = 24
+
+// endgame replaces the determinised choice by the exact one once few units are hidden, or on a
+// small level (at most smallUnits units) from the start: each
 // candidate's exact probability of finishing (expectimax over every reveal to come), taken in
 // the determinised order so that ties go to the pour with the fewest expected pours. Over its
 // budget, or with curtains or the Carry rule, it keeps the determinised choice bi.
 func (p *planner) endgame(b *Game, cands []solver.Move, scores []score, bi int, bs score) (int, score) {
-	if b.Hidden() > p.opts.EndgameHidden || p.opts.Rules.Carry || slices.ContainsFunc(b.Covers, func(c solver.Color) bool { return c != 0 }) {
+	units := 0
+	for _, t := range b.Tubes {
+		units += len(t)
+	}
+	small := b.Hidden() <= p.opts.EndgameHidden || units <= smallUnits
+	if !small || p.opts.Rules.Carry || slices.ContainsFunc(b.Covers, func(c solver.Color) bool { return c != 0 }) {
 		return bi, bs
 	}
 	order := make([]int, len(cands))

@@ -26,9 +26,10 @@ const (
 	// DefaultMaxBeliefs bounds the exact expectimax: about 300 bytes a belief.
 	DefaultMaxBeliefs = 400_000
 	// DefaultEndgameHidden is the number of hidden units at or below which Endgame switches
-	// to the exact expectimax, and DefaultEndgameBeliefs its budget a decision.
+	// to the exact expectimax, and DefaultEndgameBeliefs its budget a decision (a few seconds
+	// on a loaded machine at worst).
 	DefaultEndgameHidden  = 8
-	DefaultEndgameBeliefs = 60_000
+	DefaultEndgameBeliefs = 20_000
 	// maxSegment bounds the pours planned before a reveal: a position holds no more useful
 	// pours in a row than this without revealing anything or repeating itself.
 	maxSegment = 200
