@@ -248,6 +248,10 @@ func (s *server) solve(c *gin.Context) {
 		}
 		in.level = shot.Level()
 	}
+	if in.level.HasHidden() || in.level.HasCurtains() {
+		s.solveHidden(c, in.level, shot)
+		return
+	}
 	opts := solver.Options{Fast: c.Query("fast") == "1" || c.Query("fast") == "true", MaxMemory: s.cfg.MaxMemory}
 	plan, stats, err := s.search(c.Request.Context(), in.level, opts)
 	if err != nil {

@@ -18,12 +18,18 @@ type Color uint8
 // Hidden is a unit drawn face down ("?"): its colour is unknown.
 const Hidden Color = 0xFF
 
+// Pending ("!") is a hidden unit a plan has just revealed: the level a partial plan hands back
+// (its next_level) marks it so, for the player to write in the colour that appeared. Until then
+// it counts as hidden.
+const Pending Color = 0xFE
+
 // Limits of the solver. A tube is packed into one 64-bit word, each unit in as many bits as
 // the level's colour count needs (5 bits up to 31 colours, 6 up to 63, 7 up to 127, 8 up to
-// 254), so the capacity a level may have depends on its colours: see MaxCapacityFor. Tube
-// indices are bytes inside the search, and colour ids are bytes with 0xFF meaning Hidden.
+// 253), so the capacity a level may have depends on its colours: see MaxCapacityFor. Tube
+// indices are bytes inside the search, and colour ids are bytes with 0xFF meaning Hidden and
+// 0xFE Pending.
 const (
-	MaxColors   = 254
+	MaxColors   = 253
 	MaxCapacity = 12
 	MaxTubes    = 255
 )
@@ -40,7 +46,7 @@ func unitBits(colors int) uint {
 }
 
 // limitsText states the combined limits in error messages.
-const limitsText = "the solver takes up to 255 tubes, 254 colours, and a capacity of at most 12 with up to 31 colours, 10 with up to 63, 9 with up to 127, 8 with up to 254"
+const limitsText = "the solver takes up to 255 tubes, 253 colours, and a capacity of at most 12 with up to 31 colours, 10 with up to 63, 9 with up to 127, 8 with up to 253"
 
 // Level is a position of the puzzle: tubes of equal capacity, each holding colours from the
 // bottom (index 0) to the top. It may be the start of a level or any position reached from one.
@@ -78,10 +84,13 @@ func (l *Level) Curtained(i int) bool { return i < len(l.Curtains) && l.Curtains
 // Colors is the number of distinct colours in the level (hidden units not counted).
 func (l *Level) Colors() int { return len(l.Names) - 1 }
 
-// Name returns colour c's name, "?" for Hidden.
+// Name returns colour c's name, "?" for Hidden, "!" for Pending.
 func (l *Level) Name(c Color) string {
-	if c == Hidden {
+	switch c {
+	case Hidden:
 		return "?"
+	case Pending:
+		return "!"
 	}
 	if int(c) < len(l.Names) && c != 0 {
 		return l.Names[c]
@@ -99,11 +108,11 @@ func (l *Level) HasCurtains() bool {
 	return false
 }
 
-// HasHidden reports whether any unit is hidden.
+// HasHidden reports whether any unit is hidden (Hidden or Pending).
 func (l *Level) HasHidden() bool {
 	for _, t := range l.Tubes {
 		for _, c := range t {
-			if c == Hidden {
+			if c == Hidden || c == Pending {
 				return true
 			}
 		}
@@ -182,7 +191,7 @@ func (l *Level) Validate() error {
 		}
 		for j, c := range t {
 			switch {
-			case c == Hidden:
+			case c == Hidden || c == Pending:
 				hidden++
 			case c == 0 || int(c) >= len(l.Names):
 				return Errorf(CodeInvalidLevel, "tube %d unit %d has unknown colour id %d", i+1, j+1, c)
@@ -234,8 +243,12 @@ func (b *builder) tube(names []string) error {
 	}
 	t := make([]Color, 0, len(names))
 	for _, n := range names {
-		if n == "?" {
+		switch n {
+		case "?":
 			t = append(t, Hidden)
+			continue
+		case "!":
+			t = append(t, Pending)
 			continue
 		}
 		if strings.HasPrefix(n, CurtainPrefix) {
@@ -265,7 +278,7 @@ func (b *builder) curtain(name string) error {
 
 // color returns the id of a colour name, adding it if new.
 func (b *builder) color(n string) (Color, error) {
-	if n == "" || n == "?" {
+	if n == "" || n == "?" || n == "!" {
 		return 0, Errorf(CodeInvalidLevel, "tube %d has an empty colour name", len(b.tubes)+1)
 	}
 	id, ok := b.ids[n]
@@ -538,8 +551,8 @@ func (l *Level) Canonical() string {
 		}
 		parts := make([]string, len(t))
 		for j, c := range t {
-			if c == Hidden {
-				parts[j] = "?"
+			if c == Hidden || c == Pending {
+				parts[j] = l.Name(c)
 				continue
 			}
 			parts[j] = id(c)

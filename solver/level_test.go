@@ -80,7 +80,7 @@ func TestParseErrors(t *testing.T) {
 		{"json unknown field", `{"capacity": 2, "tubes": [["r","r"]], "x": 1}`, CodeInvalidLevel, "unknown field"},
 		{"json no tubes", `{"capacity": 2}`, CodeInvalidLevel, `no "tubes"`},
 		{"json empty name", `{"capacity": 1, "tubes": [[""]]}`, CodeInvalidLevel, "empty colour name"},
-		{"too many colours", "1: " + manyColours(255), CodeInvalidLevel, "more than 254 colours"},
+		{"too many colours", "1: " + manyColours(255), CodeInvalidLevel, "more than 253 colours"},
 		{"capacity too large", "11: " + manyColours(32), CodeInvalidLevel, "capacity 11 is too large for 32 colours"},
 		{"hidden mismatch", "2: r ? | b b | ? ? | ?", CodeInvalidLevel, "hidden units cannot complete"},
 	} {
@@ -191,6 +191,26 @@ func TestCurtains(t *testing.T) {
 	}
 }
 
+func TestPendingUnitRoundTrips(t *testing.T) {
+	l, err := ParseLevel([]byte(`{"capacity": 2, "tubes": [["r", "!"], ["b", "?"], [], []]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := l.Tubes[0][1], Pending; got != want {
+		t.Errorf("unit \"!\": got colour %d, want Pending", got)
+	}
+	js, err := json.Marshal(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := string(js), `{"capacity":2,"tubes":[["r","!"],["b","?"],[],[]]}`; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	if got, want := l.Canonical(), "2: 1 ! | 2 ? |  | "; got != want {
+		t.Errorf("Canonical: got %q, want %q", got, want)
+	}
+}
+
 // sorted is a solved level of the given colours, capacity and extra empty tubes.
 func sorted(colors, capacity, empties int) *Level {
 	l := &Level{Capacity: capacity, Names: []string{""}}
@@ -213,7 +233,7 @@ func TestLimits(t *testing.T) {
 	}{
 		{31, 12, 2, true}, {32, 12, 2, false}, {32, 10, 2, true}, {63, 10, 2, true}, {63, 11, 2, false},
 		{64, 9, 64, true}, {64, 10, 2, false}, {127, 9, 2, true}, {128, 9, 2, false}, {128, 8, 2, true},
-		{254, 8, 1, true}, {255, 8, 0, false}, {7, 13, 2, false}, {200, 4, 55, true}, {200, 4, 56, false},
+		{253, 8, 1, true}, {254, 8, 0, false}, {7, 13, 2, false}, {200, 4, 55, true}, {200, 4, 56, false},
 	} {
 		t.Run(fmt.Sprintf("%dx%d+%d", tc.colors, tc.capacity, tc.empties), func(t *testing.T) {
 			err := sorted(tc.colors, tc.capacity, tc.empties).Validate()

@@ -10,10 +10,13 @@ import (
 // Status is the verdict of a search.
 type Status string
 
-// The three verdicts. StatusUnsolvable is only given when the whole reachable state space was
-// searched; a search stopped by a budget says StatusUnknown.
+// The verdicts. StatusUnsolvable is only given when the whole reachable state space was
+// searched; a search stopped by a budget says StatusUnknown. StatusPartial is the answer of the
+// planner for hidden units (package solver/hidden): the pours to play until something is
+// revealed, not a whole plan.
 const (
 	StatusSolved     Status = "solved"
+	StatusPartial    Status = "partial"
 	StatusUnsolvable Status = "unsolvable"
 	StatusUnknown    Status = "unknown"
 )
@@ -115,7 +118,7 @@ func (l *Level) apply(m Move) error {
 		return fmt.Errorf("tube %d is empty", m.From+1)
 	}
 	c := a[len(a)-1]
-	if c == Hidden {
+	if c == Hidden || c == Pending {
 		return fmt.Errorf("tube %d's top unit is hidden", m.From+1)
 	}
 	if len(b) == l.Capacity {

@@ -57,12 +57,14 @@ func (s *searchFlags) context(ctx context.Context) (context.Context, context.Can
 // solveCmd is "decant solve FILE".
 type solveCmd struct {
 	search   searchFlags
+	hidden   hiddenFlags
 	json     bool
 	annotate string
 }
 
 func (c *solveCmd) Register(fs *flag.FlagSet) {
 	c.search.register(fs, time.Minute)
+	c.hidden.register(fs)
 	fs.BoolVar(&c.json, "json", false, "print the plan document (JSON) instead of text")
 	fs.StringVar(&c.annotate, "annotate", "", "write the screenshot (a rendered one for level files) with tube numbers and the plan to this PNG file")
 }
@@ -102,6 +104,9 @@ func (c *solveCmd) solveFile(ctx context.Context, e *env, name string, opts solv
 		}
 	} else if level, err = solver.ParseLevel(data); err != nil {
 		return err
+	}
+	if level.HasHidden() || level.HasCurtains() || c.hidden.interactive {
+		return c.solveHidden(ctx, e, name, level, opts)
 	}
 	sctx, cancel := c.search.context(ctx)
 	defer cancel()

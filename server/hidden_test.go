@@ -1,0 +1,51 @@
+package server
+
+import (
+	"encoding/json"
+	"net/http"
+	"testing"
+
+	"github.com/decant/decant/solver"
+)
+
+func TestSolveHiddenUnitsRevealLoop(t *testing.T) {
+	h := newTestServer(t, Config{})
+	var doc struct {
+		Status    string `json:"status"`
+		Moves     []any  `json:"moves"`
+		Reveal    *struct{ Tube int }
+		PSuccess  float64         `json:"p_success"`
+		NextLevel json.RawMessage `json:"next_level"`
+	}
+	rec := do(t, h, "POST", "/api/solve", "", []byte("2: ? r | ? b | |"))
+	if rec.Code != http.StatusOK {
+		t.Fatalf("got %d, want 200: %s", rec.Code, rec.Body)
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Status != "partial" || doc.Reveal == nil || len(doc.Moves) == 0 || doc.PSuccess <= 0 {
+		t.Fatalf("got %s", rec.Body)
+	}
+	// next_level sent back as it is still has its "!" to fill in.
+	rec = do(t, h, "POST", "/api/solve", "application/json", doc.NextLevel)
+	var e errorDoc
+	if json.Unmarshal(rec.Body.Bytes(), &e); rec.Code != http.StatusUnprocessableEntity || e.Error.Code != solver.CodeHiddenUnits {
+		t.Errorf("next_level with \"!\": got %d %s, want 422 hidden_units", rec.Code, rec.Body)
+	}
+	// With the colour written in (blue: the other hidden unit is then red), the next answer.
+	var level struct {
+		Capacity int        `json:"capacity"`
+		Tubes    [][]string `json:"tubes"`
+	}
+	if err := json.Unmarshal(doc.NextLevel, &level); err != nil {
+		t.Fatal(err)
+	}
+	tube := level.Tubes[doc.Reveal.Tube]
+	tube[len(tube)-1] = "b"
+	filled, _ := json.Marshal(level)
+	rec = do(t, h, "POST", "/api/solve", "application/json", filled)
+	if json.Unmarshal(rec.Body.Bytes(), &doc); rec.Code != http.StatusOK || doc.Status != "partial" && doc.Status != "solved" {
+		t.Errorf("filled in: got %d %s", rec.Code, rec.Body)
+	}
+}

@@ -1,0 +1,223 @@
+package hidden
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/decant/decant/solver"
+	"github.com/decant/decant/solver/gen"
+)
+
+var (
+	benchHidden  = flag.Bool("bench-hidden", false, "run the hidden-units benchmark (minutes)")
+	benchLevels  = flag.Int("hidden-levels", 40, "levels per class in the hidden-units benchmark")
+	benchMethods = flag.String("hidden-methods", "", "comma-separated methods to run: pimc,lookahead,endgame (default all)")
+	benchClasses = flag.String("hidden-classes", "", "comma-separated class ids to run: small2,small1,mystery,random,curtain,carry (default all)")
+)
+
+// benchClass is one family of simulated levels.
+type benchClass struct {
+	id, name string
+	methods  []Method
+	ceiling  bool // compute the exact expectimax ceiling
+	generate func(i int) *Game
+}
+
+// mystery is a class of mystery levels: seeded deals, every unit but the tops hidden.
+func mystery(id, name string, colors, capacity, empties func(i int) int, ceiling bool, rules Rules) benchClass {
+	return benchClass{id: id, name: name, methods: allMethods, ceiling: ceiling, generate: func(i int) *Game {
+		l := gen.Deal(uint64(1000+i), colors(i), capacity(i), empties(i))
+		return NewGame(l, Mystery(l), nil, rules)
+	}}
+}
+
+var allMethods = []Method{Determinised, Lookahead, Endgame}
+
+func benchClassList() []benchClass {
+	n := func(k int) func(int) int { return func(int) int { return k } }
+	smallColors := func(i int) int { return 4 + i%3 }
+	smallCap := func(i int) int { return 3 + i/3%2 }
+	carry := mystery("carry", "mystery, carry rule, cap 4, 8–10 colours", func(i int) int { return 8 + i%3 }, n(4), n(2), false, Rules{Carry: true})
+	carry.methods = []Method{Determinised} // the other methods fall back to it under Carry
+	return []benchClass{
+		mystery("small2", "mystery, cap 3–4, 4–6 colours, 2 empty", smallColors, smallCap, n(2), true, Rules{}),
+		mystery("small1", "mystery, cap 3–4, 4–6 colours, 1 empty", smallColors, smallCap, n(1), true, Rules{}),
+		mystery("mystery", "mystery, cap 4, 8–12 colours, 2 empty", func(i int) int { return 8 + i%5 }, n(4), n(2), false, Rules{}),
+		{id: "random", name: "15–75% hidden, cap 4, 8–12 colours", methods: allMethods, generate: func(i int) *Game {
+			l := gen.Deal(uint64(2000+i), 8+i%5, 4, 2)
+			r := rand.New(rand.NewPCG(uint64(i), 7))
+			return NewGame(l, HideFraction(l, 0.15+0.6*r.Float64(), r), nil, Rules{})
+		}},
+		{id: "curtain", name: "mystery + 1 curtain, cap 4, 8–10 colours", methods: allMethods, generate: func(i int) *Game {
+			l := gen.Deal(uint64(3000+i), 8+i%3, 4, 2)
+			return NewGame(l, Mystery(l), coverOne(l, i), Rules{})
+		}},
+		carry,
+	}
+}
+
+// coverOne covers the first full tube with a curtain naming a colour it does not hold.
+func coverOne(l *solver.Level, seed int) []solver.Color {
+	covers := make([]solver.Color, len(l.Tubes))
+	i := seed % (len(l.Tubes) - 2)
+	for c := solver.Color(1); int(c) < len(l.Names); c++ {
+		if !slices.Contains(l.Tubes[i], c) {
+			covers[i] = c
+			return covers
+		}
+	}
+	return covers
+}
+
+// methodStats gathers one method's games in one class.
+type methodStats struct {
+	finished, games int
+	ratios          []float64
+	times           []time.Duration
+	preds           []float64 // p_success of each decision
+	outcomes        []float64 // 1 if that game finished
+}
+
+// playClass plays every level of class c with each method and the oracle.
+func playClass(ctx context.Context, t *testing.T, c benchClass, levels int) (map[Method]*methodStats, int, float64, int) {
+	stats := map[Method]*methodStats{}
+	for _, m := range c.methods {
+		stats[m] = &methodStats{}
+	}
+	oracleFinished := 0
+	ceilingSum, ceilingN := 0.0, 0
+	for i := range levels {
+		g := c.generate(i)
+		plan, _, err := solver.Solve(ctx, g.Full(), solver.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		optimum := -1
+		if plan.Status == solver.StatusSolved {
+			oracleFinished++
+			optimum = len(plan.Moves)
+		}
+		if c.ceiling {
+			view, _ := g.View()
+			if v, err := Ceiling(ctx, view, Options{}); err == nil {
+				ceilingSum += v
+				ceilingN++
+			} else {
+				t.Logf("level %d: ceiling: %v", i, err)
+			}
+		}
+		for _, m := range c.methods {
+			if *benchMethods != "" && !slices.Contains(strings.Split(*benchMethods, ","), string(m)) {
+				continue
+			}
+			res, err := Play(ctx, g, Options{Method: m, Seed: uint64(i), Rules: g.Rules}, 400)
+			if err != nil {
+				t.Fatalf("%s level %d %s: %v", c.name, i, m, err)
+			}
+			t.Logf("%s level %d %s: finished %v, %d pours (oracle %d), %d decisions", c.id, i, m, res.Finished, res.Pours, optimum, len(res.Decisions))
+			s := stats[m]
+			s.games++
+			out := 0.0
+			if res.Finished {
+				s.finished++
+				out = 1
+				if optimum > 0 {
+					s.ratios = append(s.ratios, float64(res.Pours)/float64(optimum))
+				}
+			}
+			for _, d := range res.Decisions {
+				s.times = append(s.times, d.Elapsed)
+				if d.Status == solver.StatusPartial || d.Status == solver.StatusUnknown {
+					s.preds = append(s.preds, d.PSuccess)
+					s.outcomes = append(s.outcomes, out)
+				}
+			}
+		}
+	}
+	ceiling := math.NaN()
+	if ceilingN > 0 {
+		ceiling = ceilingSum / float64(ceilingN)
+	}
+	return stats, oracleFinished, ceiling, ceilingN
+}
+
+func median[T int | float64 | time.Duration](xs []T) T {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+// brier is the mean squared error of the predictions against the outcomes.
+func brier(preds, outs []float64) float64 {
+	sum := 0.0
+	for i := range preds {
+		sum += (preds[i] - outs[i]) * (preds[i] - outs[i])
+	}
+	return sum / float64(max(len(preds), 1))
+}
+
+// deciles lists predicted vs observed finish rates per decile of the prediction.
+func deciles(preds, outs []float64) string {
+	var n [10]int
+	var p, o [10]float64
+	for i, x := range preds {
+		d := min(int(x*10), 9)
+		n[d]++
+		p[d] += x
+		o[d] += outs[i]
+	}
+	var parts []string
+	for d := range 10 {
+		if n[d] > 0 {
+			parts = append(parts, fmt.Sprintf("%.1f–%.1f: n=%d pred %.2f obs %.2f", float64(d)/10, float64(d+1)/10, n[d], p[d]/float64(n[d]), o[d]/float64(n[d])))
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// TestBenchmark plays simulated levels with every method against their hidden truth and prints
+// the table of the README: go test ./solver/hidden -run TestBenchmark -bench-hidden -v
+func TestBenchmark(t *testing.T) {
+	if !*benchHidden {
+		t.Skip("the hidden-units benchmark runs with -bench-hidden")
+	}
+	ctx := context.Background()
+	var table strings.Builder
+	fmt.Fprintf(&table, "| class | method | levels | finished | oracle finished | ceiling | pours / oracle (median) | decision ms median | worst ms | Brier | decisions |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
+	var calib strings.Builder
+	for _, c := range benchClassList() {
+		if *benchClasses != "" && !slices.Contains(strings.Split(*benchClasses, ","), c.id) {
+			continue
+		}
+		stats, oracle, ceiling, ceilingN := playClass(ctx, t, c, *benchLevels)
+		for _, m := range c.methods {
+			s := stats[m]
+			if s.games == 0 {
+				continue
+			}
+			ceil := "–"
+			if c.ceiling {
+				ceil = fmt.Sprintf("%.1f%% (%d levels)", 100*ceiling, ceilingN)
+			}
+			worst := slices.Max(append(s.times, 0))
+			row := fmt.Sprintf("| %s | %s | %d | %.1f%% | %.1f%% | %s | %.3f (%d) | %.0f | %.0f | %.3f | %d |\n",
+				c.name, m, s.games, 100*float64(s.finished)/float64(s.games), 100*float64(oracle)/float64(s.games), ceil,
+				median(s.ratios), len(s.ratios), float64(median(s.times).Microseconds())/1000, float64(worst.Microseconds())/1000,
+				brier(s.preds, s.outcomes), len(s.times))
+			table.WriteString(row)
+			t.Log(row)
+			fmt.Fprintf(&calib, "%s, %s: %s\n", c.name, m, deciles(s.preds, s.outcomes))
+		}
+	}
+	t.Logf("\n%s\ncalibration (p_success of each decision vs the game's outcome):\n%s", table.String(), calib.String())
+}

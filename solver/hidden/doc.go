@@ -1,0 +1,54 @@
+// Package hidden plans water-sort levels whose units are partly hidden ("?") or whose tubes are
+// covered by curtains: the "mystery" levels where players get stuck, and where no plan can be
+// complete, since what a pour reveals decides what to pour next.
+//
+// # Rules (in the terms of design/DOMAIN.md)
+//
+//   - A hidden unit shows its colour once it is the top unit of its tube, that is once every
+//     unit above it has been poured away. A tube's top unit is never hidden: a level whose
+//     top unit is "?" or "!" must first have that colour written in.
+//   - A pour moves the visible top run only: a hidden unit of the run's colour directly below
+//     it stays where it is until it is revealed (the default, Rules.Carry false). Some games
+//     move it along with the run; Rules.Carry models them. Either way the pour that empties a
+//     tube down to a hidden unit is the pour that reveals it.
+//   - Counts are known: each colour has exactly Capacity units, so the multiset of hidden
+//     colours is what the visible units leave over, including whole colours with no visible
+//     unit at all (anonymous colours, interchangeable until one of their units shows).
+//   - A covered tube (curtain) cannot be poured into or from until the colour it names is
+//     complete (a tube full of it); then it opens and all its units show. How many units it
+//     holds is unknown: the planner assumes the fewest anonymous colours the hidden units
+//     need, and lets the curtains hold what the counts leave over, at most Capacity each.
+//
+// # Answers
+//
+// Plan returns the pours to play now, up to and including the pour that reveals something (a
+// hidden unit, or a curtain's contents), the estimated probability of finishing the level
+// from there (PSuccess, from PSamples sampled completions of the hidden units) and the
+// expected number of pours. Its status is solver.StatusPartial; solver.StatusSolved (a whole
+// plan) only when nothing is hidden and the exact search proved it; solver.StatusUnsolvable
+// only when it is proven for every completion (no pour is legal, or nothing is hidden and the
+// exact search proved it); a budget answers solver.StatusUnknown. Next is the position after
+// the pours with the revealed unit written solver.Pending ("!"): writing the colour that
+// appeared in its place and planning again gives the next segment — the loop is stateless.
+//
+// # Methods
+//
+//   - Determinised (PIMC, the baseline): sample completions consistent with the counts; score
+//     every legal pour by the exact A* (package solver) on each completion after it; play the
+//     pour that finishes the most completions, then the fewest pours.
+//   - Lookahead: the determinised scores, then for the best two pours an expectimax over the
+//     colour the pour reveals — for each possible colour, with its probability from the
+//     counts, fresh completions conditioned on it choose the next pour without seeing the
+//     rest. This removes the determinised search's assumption that everything is known after
+//     the next pour, for one step.
+//   - Endgame (the default): the determinised choice until few units are hidden
+//     (DefaultEndgameHidden) — on small levels from the start — then the exact expectimax
+//     below over every reveal to come, ties going to the determinised order; over its budget
+//     (DefaultEndgameBeliefs) it keeps the determinised choice.
+//   - Exact (small levels only): an AND-OR expectimax over every reveal, giving the best
+//     achievable probability of finishing a mystery level — the ceiling the others are
+//     measured against (Ceiling). Beliefs are memoised up to a renaming of the colours.
+//
+// Game holds a level with its hidden truth and plays pours under the rules; the simulator in
+// the tests plays generated levels against their truth with each method.
+package hidden

@@ -1,0 +1,70 @@
+package hidden
+
+import (
+	"slices"
+
+	"github.com/decant/decant/solver"
+)
+
+// smallUnits is the size of level (in units) on which Endgame tries the exact expectimax from
+// the start: capacity 4 and 6 colours, the small levels of the benchmark.
+const smallUnits = 24
+
+// endgame replaces the determinised choice by the exact one once few units are hidden, or on a
+// small level (at most smallUnits units) from the start: each
+// candidate's exact probability of finishing (expectimax over every reveal to come), taken in
+// the determinised order so that ties go to the pour with the fewest expected pours. Over its
+// budget, or with curtains or the Carry rule, it keeps the determinised choice bi.
+func (p *planner) endgame(b *Game, cands []solver.Move, scores []score, bi int, bs score) (int, score) {
+	units := 0
+	for _, t := range b.Tubes {
+		units += len(t)
+	}
+	small := b.Hidden() <= p.opts.EndgameHidden || units <= smallUnits
+	if !small || p.opts.Rules.Carry || slices.ContainsFunc(b.Covers, func(c solver.Color) bool { return c != 0 }) {
+		return bi, bs
+	}
+	order := make([]int, len(cands))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(x, y int) int {
+		switch {
+		case scores[x].better(scores[y]):
+			return -1
+		case scores[y].better(scores[x]):
+			return 1
+		}
+		return 0
+	})
+	sub := *p
+	sub.opts.MaxBeliefs = p.opts.EndgameBeliefs
+	e := &expectimax{p: &sub, memo: map[string]float64{}}
+	best, bv := -1, -1.0
+	for _, i := range order {
+		c := b.Clone()
+		_, t, err := c.Pour(cands[i].From, cands[i].To)
+		if err != nil {
+			return bi, bs
+		}
+		var v float64
+		if t >= 0 {
+			v, err = e.outcomes(c, t, bv)
+		} else {
+			v, _, _, _, err = e.value(c)
+		}
+		if err != nil {
+			return bi, bs // over budget: the determinised choice stands
+		}
+		if v > bv+1e-12 {
+			best, bv = i, v
+		}
+		if bv >= 1-1e-12 {
+			break
+		}
+	}
+	p.searches = sub.searches
+	// The score keeps the determinised pours estimate, with the exact probability.
+	s := scores[best]
+	return best, score{ok: bv, n: 1, cost: bv * s.mean(), exact: true}
+}

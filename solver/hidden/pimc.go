@@ -1,0 +1,214 @@
+package hidden
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/decant/decant/solver"
+)
+
+// score is a pour's value over weighted completions: ok of n finish, and cost is the sum of
+// their pours (the scored pour included).
+type score struct {
+	ok, n, cost float64
+	exact       bool // ok is an exact probability, not a sample count
+}
+
+// p is the estimated probability of finishing.
+func (s score) p() float64 {
+	if s.n == 0 {
+		return 0
+	}
+	return s.ok / s.n
+}
+
+// mean is the average number of pours over the completions that finish.
+func (s score) mean() float64 {
+	if s.ok == 0 {
+		return 0
+	}
+	return s.cost / s.ok
+}
+
+// better orders scores: more finishes first, then fewer pours.
+func (s score) better(t score) bool {
+	const eps = 1e-9
+	if d := s.p() - t.p(); d > eps || d < -eps {
+		return d > 0
+	}
+	return s.mean() < t.mean()-eps
+}
+
+// finish returns the pours the exact search needs to finish completion s, or -1 when it finds
+// none within its budget (a proof of nothing: only a score).
+func (p *planner) finish(s *Game) int {
+	full := s.Full()
+	if full == nil {
+		return -1
+	}
+	if full.Solved() {
+		return 0
+	}
+	key := completionKey(full)
+	if v, ok := p.cache[key]; ok {
+		return v
+	}
+	p.searches++
+	plan, _, err := solver.Solve(p.ctx, full, solver.Options{MaxStates: p.opts.MaxStates})
+	v := -1
+	if err == nil && plan.Moves != nil && plan.Status != solver.StatusUnsolvable {
+		v = len(plan.Moves)
+	}
+	if p.ctx.Err() == nil {
+		p.cache[key] = v
+	}
+	return v
+}
+
+// completionKey identifies a completion up to the order of its tubes.
+func completionKey(l *solver.Level) string {
+	parts := make([]string, len(l.Tubes))
+	for i, t := range l.Tubes {
+		b := make([]byte, len(t))
+		for j, c := range t {
+			b[j] = byte(c)
+		}
+		parts[i] = string(b)
+	}
+	slices.Sort(parts)
+	return strings.Join(parts, "|")
+}
+
+// scoreMove scores pour m on every completion in samples (weight 1 each).
+func (p *planner) scoreMove(samples []*Game, m solver.Move) score {
+	var s score
+	for _, smp := range samples {
+		s.n++
+		g := smp.Clone()
+		if _, _, err := g.Pour(m.From, m.To); err != nil {
+			continue
+		}
+		if v := p.finish(g); v >= 0 {
+			s.ok++
+			s.cost += float64(1 + v)
+		}
+	}
+	return s
+}
+
+// candidates lists the pours worth scoring in belief b: legal, not pouring a sorted tube into
+// an empty one, one pour per resulting position, none leading back to a position in avoid.
+func candidates(b *Game, avoid map[string]bool) []solver.Move {
+	var out []solver.Move
+	seen := map[string]bool{}
+	for _, m := range b.Legal() {
+		if len(b.Tubes[m.To]) == 0 && b.sorted(m.From) {
+			continue
+		}
+		g := b.Clone()
+		if _, _, err := g.Pour(m.From, m.To); err != nil {
+			continue
+		}
+		k := g.Key()
+		if seen[k] || avoid[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, m)
+	}
+	return out
+}
+
+// best scores cands on samples and returns the best index and its score (-1 if none).
+func (p *planner) best(cands []solver.Move, samples []*Game) (int, score, []score) {
+	scores := make([]score, len(cands))
+	bi := -1
+	for i, m := range cands {
+		scores[i] = p.scoreMove(samples, m)
+		if bi < 0 || scores[i].better(scores[bi]) {
+			bi = i
+		}
+	}
+	if bi < 0 {
+		return -1, score{}, nil
+	}
+	return bi, scores[bi], scores
+}
+
+// draw returns n completions of belief b.
+func (p *planner) draw(b *Game, n int) ([]*Game, error) {
+	out := make([]*Game, n)
+	for i := range out {
+		s, err := b.Sample(p.rng)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = s
+	}
+	return out, nil
+}
+
+// segment plans the pours to play on belief b up to the first reveal, one decision a pour.
+func (p *planner) segment(b *Game) (Answer, error) {
+	b = b.Clone()
+	samples, err := p.draw(b, p.opts.Samples)
+	if err != nil {
+		return Answer{}, err
+	}
+	avoid := map[string]bool{b.Key(): true}
+	var moves []solver.Move
+	var last score
+	for len(moves) < maxSegment && p.ctx.Err() == nil {
+		cands := candidates(b, avoid)
+		if len(cands) == 0 {
+			if len(moves) == 0 {
+				// Every legal pour, if any, leaves the position as it is up to the order of
+				// the tubes, whatever is hidden: proven stuck.
+				return Answer{Status: solver.StatusUnsolvable, Next: mustView(b)}, nil
+			}
+			break
+		}
+		i, s, scores := p.best(cands, samples)
+		switch p.opts.Method {
+		case Lookahead:
+			i, s = p.refine(b, samples, cands, scores, i)
+		case Endgame:
+			i, s = p.endgame(b, cands, scores, i, s)
+		}
+		if p.ctx.Err() != nil {
+			break // scores cut short by the deadline choose nothing
+		}
+		m := cands[i]
+		for _, smp := range samples {
+			if _, _, err := smp.Pour(m.From, m.To); err != nil {
+				return Answer{}, err // cannot happen: samples agree with b on what shows
+			}
+		}
+		played, reveal, err := b.Pour(m.From, m.To)
+		if err != nil {
+			return Answer{}, err
+		}
+		moves, last = append(moves, played), s
+		if reveal >= 0 {
+			return answer(b, moves, &Reveal{Move: len(moves) - 1, Tube: reveal}, s)
+		}
+		if b.Solved() {
+			a, err := answer(b, moves, nil, score{ok: 1, n: 1, cost: 1})
+			a.Status, a.PSamples = solver.StatusSolved, 0
+			return a, err
+		}
+		avoid[b.Key()] = true
+	}
+	a, err := answer(b, moves, nil, last)
+	a.Status = solver.StatusUnknown
+	return a, err
+}
+
+// mustView is View for positions derived from a valid level.
+func mustView(b *Game) *solver.Level {
+	l, err := b.View()
+	if err != nil {
+		return nil
+	}
+	return l
+}

@@ -1,0 +1,186 @@
+package hidden
+
+import (
+	"context"
+	"math/rand/v2"
+	"time"
+
+	"github.com/decant/decant/solver"
+)
+
+// Method selects how Plan chooses pours under hidden information.
+type Method string
+
+// The planning methods, compared by the benchmark in the tests (see the package doc).
+const (
+	Determinised Method = "pimc"
+	Lookahead    Method = "lookahead"
+	Endgame      Method = "endgame"
+	Exact        Method = "exact"
+)
+
+// Defaults for Options.
+const (
+	DefaultSamples   = 16
+	DefaultMaxStates = 20_000
+	// DefaultMaxBeliefs bounds the exact expectimax: about 300 bytes a belief.
+	DefaultMaxBeliefs = 400_000
+	// DefaultEndgameHidden is the number of hidden units at or below which Endgame switches
+	// to the exact expectimax, and DefaultEndgameBeliefs its budget a decision (a few seconds
+	// on a loaded machine at worst).
+	DefaultEndgameHidden  = 8
+	DefaultEndgameBeliefs = 20_000
+	// maxSegment bounds the pours planned before a reveal: a position holds no more useful
+	// pours in a row than this without revealing anything or repeating itself.
+	maxSegment = 200
+)
+
+// Options tune Plan. The zero value is the default: Endgame with DefaultSamples completions
+// a decision, each search bounded by DefaultMaxStates states (so memory is bounded like the
+// exact solver's), the default pour rule.
+type Options struct {
+	Method Method
+	Rules  Rules
+	// Samples is the number of completions a decision is scored on (0: DefaultSamples).
+	Samples int
+	// Seed seeds the sampling; the same seed gives the same answer.
+	Seed uint64
+	// MaxStates caps each exact search on a completion (0: DefaultMaxStates).
+	MaxStates int
+	// MaxBeliefs caps the exact expectimax (0: DefaultMaxBeliefs).
+	MaxBeliefs int
+	// EndgameHidden and EndgameBeliefs tune Endgame (0: the defaults).
+	EndgameHidden, EndgameBeliefs int
+}
+
+func (o Options) withDefaults() Options {
+	if o.Method == "" {
+		o.Method = Endgame
+	}
+	if o.Samples <= 0 {
+		o.Samples = DefaultSamples
+	}
+	if o.MaxStates <= 0 {
+		o.MaxStates = DefaultMaxStates
+	}
+	if o.MaxBeliefs <= 0 {
+		o.MaxBeliefs = DefaultMaxBeliefs
+	}
+	if o.EndgameHidden <= 0 {
+		o.EndgameHidden = DefaultEndgameHidden
+	}
+	if o.EndgameBeliefs <= 0 {
+		o.EndgameBeliefs = DefaultEndgameBeliefs
+	}
+	return o
+}
+
+// Reveal says which pour reveals something and where: Move indexes Answer.Moves, Tube the
+// level's tubes (both 0-based).
+type Reveal struct {
+	Move int `json:"move"`
+	Tube int `json:"tube"`
+}
+
+// Answer is a plan under hidden information: the pours to play now and what follows.
+type Answer struct {
+	Status solver.Status
+	// Moves are the pours to play now, up to and including the one that reveals.
+	Moves  []solver.Move
+	Reveal *Reveal
+	// PSuccess estimates the probability of finishing the level after Moves, playing on with
+	// the same method; PSamples is the number of completions behind it (0 when proven).
+	PSuccess float64
+	PSamples int
+	// ExpectedPours estimates the pours from the start to a finish, Moves included, averaged
+	// over the completions that finish.
+	ExpectedPours float64
+	// Next is the position after Moves, the revealed unit written "!" (solver.Pending).
+	Next   *solver.Level
+	Method Method
+	// Searches counts the exact searches run on completions; Elapsed is the time taken.
+	Searches int
+	Elapsed  time.Duration
+}
+
+// Plan answers level l, whose units may be hidden and whose tubes may be covered (see the
+// package doc for the rules and the answers). A level with nothing hidden is solved exactly
+// by solver.Solve. The error is non-nil only for a level that cannot be planned.
+func Plan(ctx context.Context, l *solver.Level, opts Options) (Answer, error) {
+	start := time.Now()
+	opts = opts.withDefaults()
+	switch opts.Method {
+	case Determinised, Lookahead, Endgame, Exact:
+	default:
+		return Answer{}, solver.Errorf(solver.CodeInvalidArgument, "unknown method %q: want pimc, lookahead, endgame or exact", opts.Method)
+	}
+	if err := l.Validate(); err != nil {
+		return Answer{}, err
+	}
+	if !l.HasHidden() && !l.HasCurtains() {
+		return solveKnown(ctx, l, opts, start)
+	}
+	b, err := Belief(l, opts.Rules)
+	if err != nil {
+		return Answer{}, err
+	}
+	if _, _, err := b.unseen(); err != nil {
+		return Answer{}, err
+	}
+	p := &planner{ctx: ctx, opts: opts, rng: rand.New(rand.NewPCG(opts.Seed, 0x41dd3)), cache: map[string]int{}}
+	var a Answer
+	if opts.Method == Exact {
+		a, err = p.exactSegment(b)
+	} else {
+		a, err = p.segment(b)
+	}
+	if err != nil {
+		return Answer{}, err
+	}
+	a.Method, a.Searches, a.Elapsed = opts.Method, p.searches, time.Since(start)
+	return a, nil
+}
+
+// solveKnown answers a level with nothing hidden: the exact solver's plan and verdict.
+func solveKnown(ctx context.Context, l *solver.Level, opts Options, start time.Time) (Answer, error) {
+	plan, _, err := solver.Solve(ctx, l, solver.Options{})
+	if err != nil {
+		return Answer{}, err
+	}
+	a := Answer{Status: plan.Status, Moves: plan.Moves, Method: opts.Method, Searches: 1, Elapsed: time.Since(start)}
+	if plan.Status == solver.StatusSolved {
+		a.PSuccess, a.ExpectedPours = 1, float64(len(plan.Moves))
+	}
+	if a.Next, err = solver.Replay(l, plan.Moves); err != nil {
+		return Answer{}, err
+	}
+	return a, nil
+}
+
+// planner holds one call's sampling state and the cache of exact searches on completions.
+type planner struct {
+	ctx      context.Context
+	opts     Options
+	rng      *rand.Rand
+	cache    map[string]int // completion key → pours to finish, -1 when not found
+	searches int
+}
+
+// answer assembles a partial answer from the segment played on belief b (already advanced).
+func answer(b *Game, moves []solver.Move, reveal *Reveal, s score) (Answer, error) {
+	next, err := b.View()
+	if err != nil {
+		return Answer{}, err
+	}
+	a := Answer{Status: solver.StatusPartial, Moves: moves, Reveal: reveal, Next: next, PSuccess: s.p(), PSamples: int(s.n)}
+	if s.exact {
+		a.PSamples = 0
+	}
+	if s.ok > 0 {
+		a.ExpectedPours = float64(len(moves)-1) + s.cost/float64(s.ok)
+	}
+	if s.ok == 0 {
+		a.Status = solver.StatusUnknown
+	}
+	return a, nil
+}
