@@ -11,7 +11,8 @@ import (
 )
 
 // Benchmarks of the screenshot pipeline on the 1080×2400 seed-98 fixture, with decoding alone
-// as the baseline measured in the same run:
+// as the baseline measured in the same run (decode and annotate also report the thread's CPU
+// time, cpu-ms/op, steadier than wall time on a shared machine):
 //
 //	go test ./vision -run '^$' -bench . -cpu 1 -benchtime 30x
 
@@ -42,6 +43,7 @@ func solvedSeed98(tb testing.TB) ([]byte, *Reading, solver.Plan) {
 func BenchmarkDecode(b *testing.B) {
 	data := seed98PNG(b)
 	b.ReportAllocs()
+	defer reportCPU(b)()
 	for b.Loop() {
 		m, err := gocv.IMDecode(data, gocv.IMReadColor)
 		if err != nil || m.Empty() {
@@ -66,6 +68,7 @@ func BenchmarkRead(b *testing.B) {
 func BenchmarkAnnotate(b *testing.B) {
 	_, r, plan := solvedSeed98(b)
 	b.ReportAllocs()
+	defer reportCPU(b)()
 	for b.Loop() {
 		if _, err := Annotate(r, plan); err != nil {
 			b.Fatal(err)
@@ -77,6 +80,7 @@ func BenchmarkAnnotate(b *testing.B) {
 func BenchmarkAnnotateDraw(b *testing.B) {
 	_, r, plan := solvedSeed98(b)
 	b.ReportAllocs()
+	defer reportCPU(b)()
 	for b.Loop() {
 		if _, err := r.annotated(plan); err != nil {
 			b.Fatal(err)

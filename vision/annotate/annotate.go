@@ -87,8 +87,11 @@ func NewLayout(bounds image.Rectangle, tubes []image.Rectangle, plan solver.Plan
 		}
 	}
 	for i, m := range plan.Moves {
-		if m.From < 0 || m.From >= len(tubes) || m.To < 0 || m.To >= len(tubes) || m.From == m.To {
+		if m.From < 0 || m.From >= len(tubes) || m.To < 0 || m.To >= len(tubes) {
 			return nil, solver.Errorf(solver.CodeInvalidPlan, "move %d (%d to %d) names a tube outside 1..%d", i+1, m.From+1, m.To+1, len(tubes))
+		}
+		if m.From == m.To {
+			return nil, solver.Errorf(solver.CodeInvalidPlan, "move %d pours tube %d into itself", i+1, m.From+1)
 		}
 	}
 	tw := tubes[0].Dx()

@@ -278,3 +278,35 @@ func TestEncodePNG(t *testing.T) {
 		t.Errorf("empty image: got %v, want invalid_argument", err)
 	}
 }
+
+// Annotations drawn at once (as the server does) share the glyph cache safely and come out
+// the same as one drawn alone; run with -race to check the cache's locking.
+func TestDrawConcurrently(t *testing.T) {
+	orig, boxes := scene(360, 640, dark)
+	want, err := annotate.PNG(orig, boxes, plans["optimal"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, 8)
+	for i := range 8 {
+		go func() {
+			// Several sizes, so that faces are created while others draw.
+			w := 360 + 40*i
+			img, bx := scene(w, w*16/9, dark)
+			if _, err := annotate.PNG(img, bx, plans["optimal"]); err != nil {
+				errs <- err
+				return
+			}
+			got, err := annotate.PNG(orig, boxes, plans["optimal"])
+			if err == nil && !bytes.Equal(got, want) {
+				err = fmt.Errorf("annotation %d differs from the one drawn alone", i)
+			}
+			errs <- err
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}
