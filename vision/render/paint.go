@@ -96,8 +96,9 @@ func paint(r *rand.Rand, d draws, l *solver.Level) (*Scene, error) {
 	var p placed
 	ok := false
 	for _, try := range rowTries(rows, len(l.Tubes)) {
-		if p, ok = placeTubes(r, rowCounts(len(l.Tubes), try), l.Capacity, sh, d["layout"], d["shape"], d["rim"], side, top, float64(dw)-side, bottom, minW); ok {
-			d["rows"] = strconv.Itoa(try)
+		counts := rowCounts(len(l.Tubes), try)
+		if p, ok = placeTubes(r, counts, l.Capacity, sh, d["layout"], d["shape"], d["rim"], side, top, float64(dw)-side, bottom, minW); ok {
+			d["rows"], d["per-row"] = strconv.Itoa(try), perRowBucket(counts[0])
 			break
 		}
 	}
@@ -319,6 +320,7 @@ func paintTheme(r *rand.Rand, d draws, l *solver.Level) (*Scene, error) {
 	if err != nil {
 		return nil, err
 	}
+	d["per-row"] = perRowBucket((len(l.Tubes) + opts.Rows - 1) / opts.Rows)
 	for _, k := range themeFactors {
 		d[k] = "theme"
 	}

@@ -99,7 +99,7 @@ var Factors = map[string]choice{
 	// small "well done" toast that leaves the board visible, all of them.
 	"clutter": {{"none", 1}, {"buttons", 2}, {"coins", 1}, {"banner", 1}, {"progress", 1}, {"hints", 1}, {"labels", 1}, {"toast", 1}, {"all", 1}},
 
-	// size: small phones (320–480 wide), phones, large phones (1440 wide), 4:3 tablets,
+	// size: small screenshots (250–480 wide, as shared images often are), phones, large phones (1440 wide), 4:3 tablets,
 	// landscape phones and tablets.
 	"size": {{"small", 2}, {"phone", 4}, {"large", 1}, {"tablet", 1}, {"landscape", 1}},
 	// resize: drawn at the final size, or drawn larger and scaled down (soft edges), or drawn
@@ -113,10 +113,27 @@ var Factors = map[string]choice{
 	"exif":  {{"none", 2}, {"90", 1}, {"180", 1}, {"270", 1}},
 }
 
+// Derived are factors a scene records that are not drawn directly but follow from the
+// draws: "per-row", the most tubes in one row of the layout.
+var Derived = map[string][]string{"per-row": {"1-5", "6-8", "9-12", "13-16"}}
+
+// perRowBucket names the "per-row" value of a layout whose longest row holds n tubes.
+func perRowBucket(n int) string {
+	switch {
+	case n <= 5:
+		return "1-5"
+	case n <= 8:
+		return "6-8"
+	case n <= 12:
+		return "9-12"
+	}
+	return "13-16"
+}
+
 // sizes are the screen sizes of each "size" value, portrait (landscape swaps a phone's or a
 // tablet's sides).
 var sizes = map[string][][2]int{
-	"small":  {{320, 568}, {360, 640}, {360, 800}, {375, 667}, {414, 736}, {480, 854}},
+	"small":  {{250, 444}, {270, 480}, {320, 568}, {360, 640}, {360, 800}, {375, 667}, {414, 736}, {480, 854}},
 	"phone":  {{720, 1280}, {720, 1600}, {750, 1334}, {828, 1792}, {1080, 1920}, {1080, 2340}, {1080, 2400}, {1170, 2532}},
 	"large":  {{1284, 2778}, {1440, 2560}, {1440, 3200}},
 	"tablet": {{768, 1024}, {1200, 1600}, {1536, 2048}},

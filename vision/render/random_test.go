@@ -73,6 +73,9 @@ func TestRandomTruth(t *testing.T) {
 			if err := checkFactors(s.Factors, Factors); err != nil {
 				t.Fatal(err)
 			}
+			if v := s.Factors["per-row"]; !slices.Contains(Derived["per-row"], v) {
+				t.Errorf("per-row %q: not one of %v", v, Derived["per-row"])
+			}
 		})
 	}
 }
