@@ -107,6 +107,9 @@ func paint(r *rand.Rand, d draws, l *solver.Level) (*Scene, error) {
 	}
 	lk.fitTo(r, img, p)
 	d["outline-tone"] = lk.tone
+	if lk.stroke == 0 {
+		d["outline-tone"] = "none" // no outline to have a tone
+	}
 
 	// Colours: every liquid apart from the background under the tubes, the glass, the
 	// outline and the hidden-unit box.

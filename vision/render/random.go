@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 
 	"github.com/decant/decant/solver"
@@ -50,8 +51,10 @@ var Factors = map[string]choice{
 	"capacity": {{"3", 1}, {"4", 3}, {"5", 2}, {"6", 1}, {"7", 1}},
 	// empties: empty tubes in the dealt level (a mid-game position may empty more).
 	"empties": {{"0", 1}, {"1", 2}, {"2", 3}, {"3", 1}},
-	// position: the level's start, or a mid-game position reached by random legal pours.
-	"position": {{"start", 1}, {"mid", 1}},
+	// position: the level's start, a mid-game position reached by random legal pours from
+	// it, or a late position a few pours away from sorted (some tubes complete; needs an
+	// empty tube, else it is drawn as "mid").
+	"position": {{"start", 2}, {"mid", 2}, {"late", 1}},
 	// hidden: units of unknown colour (the bottom ones of a tube; its top is always shown)
 	// and how they are drawn: a dark box with "?", a plain grey box, a grey box with "?",
 	// a "?" in a circle, a hatched box.
@@ -72,7 +75,8 @@ var Factors = map[string]choice{
 	"rim": {{"none", 1}, {"lip", 3}, {"cork", 1}},
 	// stand: what the tubes stand on: nothing, a shelf under each row, a holder per tube.
 	"stand": {{"none", 4}, {"shelf", 1}, {"holder", 1}},
-	// outline: the glass's outline width, and its tone against the background.
+	// outline: the glass's outline width, and its tone against the background (recorded as
+	// "none" when there is no outline).
 	"outline":      {{"none", 1}, {"thin", 2}, {"thick", 2}},
 	"outline-tone": {{"light", 3}, {"dark", 1}, {"colour", 1}},
 	// glass: what an empty part of a tube looks like: clear (the background shows), tinted
@@ -219,8 +223,17 @@ func dealLevel(r *rand.Rand, d draws, seed uint64) *solver.Level {
 		colors = max(colors, 4)
 	}
 	l := solver.Deal(seed, colors, capacity, empties)
-	if d["position"] == "mid" {
+	if d["position"] == "late" && empties == 0 {
+		d["position"] = "mid"
+	}
+	switch d["position"] {
+	case "mid":
 		l = solver.Scramble(l, seed^0x3c, 4+r.IntN(4*colors))
+	case "late":
+		for i := range colors {
+			l.Tubes[i] = slices.Repeat([]solver.Color{solver.Color(i + 1)}, capacity)
+		}
+		l = solver.Scramble(l, seed^0x3c, 2+r.IntN(colors))
 	}
 	if d["hidden"] != "none" {
 		hide(r, l)
