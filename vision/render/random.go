@@ -153,6 +153,23 @@ const (
 	maxPerRow    = 16
 )
 
+// FactorNames lists Random's factors in the order they are drawn.
+func FactorNames() []string { return slices.Clone(factorOrder) }
+
+// FactorValues lists the values a factor of Random (or NonPuzzle's "screen") can take, in the
+// order Factors gives them; nil for an unknown factor. A scene's recorded value may also be
+// "theme" (a fixed-theme scene), "theme-NAME" (its background), "given" (RandomLevel's
+// position) or "none" (outline-tone without an outline).
+func FactorValues(name string) []string {
+	if c, ok := Factors[name]; ok {
+		return c.values()
+	}
+	if c, ok := NonPuzzleFactors[name]; ok {
+		return c.values()
+	}
+	return slices.Clone(Derived[name])
+}
+
 // draws holds the factors drawn for a scene.
 type draws map[string]string
 

@@ -116,8 +116,20 @@ func TestFactorsReached(t *testing.T) {
 			seen[k][v]++
 		}
 	}
-	for k, c := range Factors {
-		for _, v := range c.values() {
+	if len(FactorNames()) != len(Factors) {
+		t.Errorf("factorOrder lists %d factors, Factors %d", len(FactorNames()), len(Factors))
+	}
+	seen["screen"] = map[string]int{}
+	for seed := range uint64(500) {
+		r := rand.New(rand.NewPCG(seed, 0x90b1e))
+		seen["screen"][NonPuzzleFactors["screen"].pick(r)]++
+	}
+	for _, k := range append(FactorNames(), "screen") {
+		values := FactorValues(k)
+		if len(values) == 0 {
+			t.Errorf("factor %s has no values", k)
+		}
+		for _, v := range values {
 			if seen[k][v] == 0 {
 				t.Errorf("factor %s: value %q never drawn in 500 seeds", k, v)
 			}
