@@ -300,7 +300,7 @@ func cover(r *rand.Rand, l *solver.Level) bool {
 		c := l.Clone()
 		c.Curtains = make([]solver.Color, len(c.Tubes))
 		n := 1 + r.IntN(3)
-		for _, i := range r.Perm(len(c.Tubes))[:min(n, len(c.Tubes)-2)] {
+		for _, i := range r.Perm(len(c.Tubes))[:max(0, min(n, len(c.Tubes)-2))] {
 			if len(c.Tubes[i]) == 0 {
 				continue
 			}
