@@ -6,8 +6,6 @@ import (
 	"image/color"
 	"math"
 	"math/rand/v2"
-
-	"github.com/decant/decant/solver"
 )
 
 // inkOn is a text colour that reads on bg.
@@ -20,7 +18,7 @@ func inkOn(bg color.RGBA) color.RGBA {
 
 // drawClutter draws the screen's furniture around the board: always a header, and the
 // clutter drawn, all outside the tubes' boxes (labels go in the gap under each tube).
-func drawClutter(img *image.RGBA, r *rand.Rand, kind string, p placed, top, bottom float64, under []color.RGBA, l *solver.Level) {
+func drawClutter(img *image.RGBA, r *rand.Rand, kind string, p placed, top, bottom float64, under []color.RGBA) {
 	w, h := float64(img.Rect.Dx()), float64(img.Rect.Dy())
 	unit := math.Min(w, h) // sizes relative to the short side
 	has := func(k string) bool { return kind == k || kind == "all" }

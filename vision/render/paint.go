@@ -96,8 +96,9 @@ func paint(r *rand.Rand, d draws, l *solver.Level) (*Scene, error) {
 	var p placed
 	ok := false
 	for _, try := range rowTries(rows, len(l.Tubes)) {
-		if p, ok = placeTubes(r, rowCounts(len(l.Tubes), try), l.Capacity, sh, d["layout"], d["shape"], d["rim"], side, top, float64(dw)-side, bottom, minW); ok {
-			d["rows"] = strconv.Itoa(try)
+		counts := rowCounts(len(l.Tubes), try)
+		if p, ok = placeTubes(r, counts, l.Capacity, sh, d["layout"], d["shape"], d["rim"], side, top, float64(dw)-side, bottom, minW); ok {
+			d["rows"], d["per-row"] = strconv.Itoa(try), perRowBucket(counts[0])
 			break
 		}
 	}
@@ -105,7 +106,10 @@ func paint(r *rand.Rand, d draws, l *solver.Level) (*Scene, error) {
 		return nil, solver.Errorf(solver.CodeInvalidArgument, "%d tubes of %d units do not fit legibly in %d×%d", len(l.Tubes), l.Capacity, w, h)
 	}
 	lk.fitTo(r, img, p)
-	d["outline-tone"] = lk.tone
+	d["outline-tone"], d["glass"] = lk.tone, lk.glass
+	if lk.stroke == 0 {
+		d["outline-tone"] = "none" // no outline to have a tone
+	}
 
 	// Colours: every liquid apart from the background under the tubes, the glass, the
 	// outline and the hidden-unit box.
@@ -129,8 +133,8 @@ func paint(r *rand.Rand, d draws, l *solver.Level) (*Scene, error) {
 	colors := append([]color.RGBA{{}}, pal...)
 
 	if d["stand"] == "shelf" {
-		for i, y := range p.rowBottoms {
-			drawShelf(img, lk, p, i, y)
+		for _, y := range p.rowBottoms {
+			drawShelf(img, lk, p, y)
 		}
 	}
 	truth := Truth{Level: l, Width: dw, Height: dh}
@@ -146,7 +150,7 @@ func paint(r *rand.Rand, d draws, l *solver.Level) (*Scene, error) {
 		}
 		truth.Tubes = append(truth.Tubes, t)
 	}
-	drawClutter(img, r, d["clutter"], p, top, bottom, under, l)
+	drawClutter(img, r, d["clutter"], p, top, bottom, under)
 
 	soften(img) // antialiasing, as phones draw
 	var im image.Image = img
@@ -267,6 +271,9 @@ func (lk *look) fitTo(r *rand.Rand, img *image.RGBA, p placed) {
 				lk.tint = rgb(30, 30, 40)
 			}
 		}
+		if lk.glass == "clear" && lk.tintA > 0.1 {
+			lk.glass = "frosted" // what it now looks like
+		}
 	}
 }
 
@@ -275,7 +282,6 @@ func finish(r *rand.Rand, d draws, img *image.RGBA, truth Truth) (*Scene, error)
 	stored := image.Image(img)
 	if d["photo"] == "yes" {
 		img, truth = photograph(r, img, truth)
-		stored = img
 		stored = rotateForEXIF(img, d["exif"])
 	} else {
 		d["exif"] = "none"
@@ -319,6 +325,7 @@ func paintTheme(r *rand.Rand, d draws, l *solver.Level) (*Scene, error) {
 	if err != nil {
 		return nil, err
 	}
+	d["per-row"] = perRowBucket((len(l.Tubes) + opts.Rows - 1) / opts.Rows)
 	for _, k := range themeFactors {
 		d[k] = "theme"
 	}

@@ -95,3 +95,41 @@ func contactSheet(imgs []image.Image, cols, cell int) image.Image {
 	}
 	return out
 }
+
+var table = flag.Int("table", 0, "draw this many random scenes and print how often each factor value was drawn")
+
+// TestFactorTable prints the share of each factor value over -table N scenes (seeds 1..N), as
+// drawn after every fallback:
+//
+//	go test ./vision/render -run TestFactorTable -table 300 -v
+func TestFactorTable(t *testing.T) {
+	if *table == 0 {
+		t.Skip("run with -table N")
+	}
+	counts := map[string]map[string]int{}
+	for seed := range uint64(*table) {
+		s, err := Random(seed + 1)
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed+1, err)
+		}
+		for k, v := range s.Factors {
+			if counts[k] == nil {
+				counts[k] = map[string]int{}
+			}
+			counts[k][v]++
+		}
+	}
+	for _, k := range append(FactorNames(), "per-row") {
+		line := fmt.Sprintf("%-13s", k)
+		for _, v := range append(FactorValues(k), "theme", "none") {
+			if n := counts[k][v]; n > 0 {
+				line += fmt.Sprintf(" %s %d,", v, n)
+				delete(counts[k], v)
+			}
+		}
+		for v, n := range counts[k] {
+			line += fmt.Sprintf(" %s %d,", v, n)
+		}
+		fmt.Println(line)
+	}
+}
