@@ -4,14 +4,9 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"image"
-	"os"
 	"time"
 
 	"github.com/decant/decant/solver"
-	"github.com/decant/decant/vision"
-	"github.com/decant/decant/vision/annotate"
-	"github.com/decant/decant/vision/render"
 )
 
 // searchFlags are the solver options shared by solve and serve.
@@ -92,10 +87,10 @@ func (c *solveCmd) solveFile(ctx context.Context, e *env, name string, opts solv
 	}
 	var (
 		level   *solver.Level
-		reading *vision.Reading
+		reading *picture
 	)
 	if isImage(data) {
-		if reading, err = vision.Read(data); err != nil {
+		if reading, err = readPicture(data); err != nil {
 			return err
 		}
 		level = reading.Level
@@ -138,38 +133,4 @@ func (c *solveCmd) solveFile(ctx context.Context, e *env, name string, opts solv
 		return exitStatus(exitUnknown)
 	}
 	return nil
-}
-
-// writeAnnotated draws the plan on the screenshot; a level file is first rendered as one
-// (rendering and annotating a level are pure Go: no OpenCV).
-func writeAnnotated(out string, reading *vision.Reading, level *solver.Level, plan solver.Plan) error {
-	var (
-		png []byte
-		err error
-	)
-	if reading != nil {
-		png, err = vision.Annotate(reading, plan)
-	} else {
-		png, err = annotateRendered(level, plan)
-	}
-	if err != nil {
-		return err
-	}
-	if err := os.WriteFile(out, png, 0o644); err != nil {
-		return solver.Errorf(solver.CodeInvalidArgument, "writing %s: %v", out, err)
-	}
-	return nil
-}
-
-// annotateRendered renders level as a screenshot and draws plan on it.
-func annotateRendered(level *solver.Level, plan solver.Plan) ([]byte, error) {
-	r, err := render.Render(level, render.Options{})
-	if err != nil {
-		return nil, err
-	}
-	boxes := make([]image.Rectangle, len(r.Truth.Tubes))
-	for i, t := range r.Truth.Tubes {
-		boxes[i] = t.Box
-	}
-	return annotate.PNG(r.Image, boxes, plan)
 }

@@ -1,0 +1,69 @@
+//go:build !novision
+
+package main
+
+import (
+	"image"
+	"os"
+
+	"github.com/decant/decant/solver"
+	"github.com/decant/decant/vision"
+	"github.com/decant/decant/vision/annotate"
+	"github.com/decant/decant/vision/render"
+)
+
+// This file holds what decant does with images; the novision build (vision_lite.go) replaces
+// it and hands every command that needs images to decant-vision (handoff.go).
+
+// picture is a screenshot as the vision package read it.
+type picture = vision.Reading
+
+// readPicture reads a screenshot into a level.
+func readPicture(data []byte) (*picture, error) { return vision.Read(data) }
+
+// handoff is a no-op: this build runs every command itself.
+func handoff([]string) error { return nil }
+
+// imageCommands are the commands that need the vision package whatever their input.
+func imageCommands() map[string]func() subcommand {
+	return map[string]func() subcommand{
+		"read":   func() subcommand { return &readCmd{} },
+		"label":  func() subcommand { return &labelCmd{} },
+		"render": func() subcommand { return &renderCmd{} },
+		"serve":  func() subcommand { return &serveCmd{} },
+	}
+}
+
+// writeAnnotated draws the plan on the screenshot; a level file is first rendered as one
+// (rendering and annotating a level are pure Go: no OpenCV).
+func writeAnnotated(out string, reading *picture, level *solver.Level, plan solver.Plan) error {
+	var (
+		png []byte
+		err error
+	)
+	if reading != nil {
+		png, err = vision.Annotate(reading, plan)
+	} else {
+		png, err = annotateRendered(level, plan)
+	}
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(out, png, 0o644); err != nil {
+		return solver.Errorf(solver.CodeInvalidArgument, "writing %s: %v", out, err)
+	}
+	return nil
+}
+
+// annotateRendered renders level as a screenshot and draws plan on it.
+func annotateRendered(level *solver.Level, plan solver.Plan) ([]byte, error) {
+	r, err := render.Render(level, render.Options{})
+	if err != nil {
+		return nil, err
+	}
+	boxes := make([]image.Rectangle, len(r.Truth.Tubes))
+	for i, t := range r.Truth.Tubes {
+		boxes[i] = t.Box
+	}
+	return annotate.PNG(r.Image, boxes, plan)
+}
