@@ -12,14 +12,17 @@ import (
 // (seeing everything) finishes — on these levels the exact ceiling is 1 — and its p_success
 // must be a probability.
 func TestSimulatorSlice(t *testing.T) {
-	for i := range 6 {
-		truth := gen.Deal(uint64(500+i), 4+i%2, 3+i/4, 2)
+	for i := range 4 {
+		truth := gen.Deal(uint64(500+i), 4+i%2, 3, 2)
 		g := NewGame(truth, Mystery(truth), nil, Rules{})
 		oracle, _, err := solver.Solve(t.Context(), g.Full(), solver.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, m := range []Method{Determinised, Lookahead, Endgame} {
+			if m == Lookahead && i > 1 {
+				continue // the slowest method, on two levels only
+			}
 			res, err := Play(t.Context(), g, Options{Method: m, Seed: uint64(i)}, 200)
 			if err != nil {
 				t.Fatalf("level %d %s: %v", i, m, err)
