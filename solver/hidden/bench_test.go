@@ -18,6 +18,8 @@ import (
 var (
 	benchHidden  = flag.Bool("bench-hidden", false, "run the hidden-units benchmark (minutes)")
 	benchLevels  = flag.Int("hidden-levels", 40, "levels per class in the hidden-units benchmark")
+	benchTruths  = flag.Int("hidden-truths", 1, "truths each small-class level is played against: its own and completions resampled from what it shows")
+	benchCeiling = flag.Bool("hidden-ceiling", true, "compute the exact ceiling on the small classes")
 	benchMethods = flag.String("hidden-methods", "", "comma-separated methods to run: pimc,lookahead,endgame (default all)")
 	benchClasses = flag.String("hidden-classes", "", "comma-separated class ids to run: small2,small1,mystery,random,curtain,carry (default all)")
 )
@@ -94,18 +96,9 @@ func playClass(ctx context.Context, t *testing.T, c benchClass, levels int) (map
 	oracleFinished := 0
 	ceilingSum, ceilingN := 0.0, 0
 	for i := range levels {
-		g := c.generate(i)
-		plan, _, err := solver.Solve(ctx, g.Full(), solver.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		optimum := -1
-		if plan.Status == solver.StatusSolved {
-			oracleFinished++
-			optimum = len(plan.Moves)
-		}
-		if c.ceiling {
-			view, _ := g.View()
+		g0 := c.generate(i)
+		if c.ceiling && *benchCeiling {
+			view, _ := g0.View()
 			if v, err := Ceiling(ctx, view, Options{}); err == nil {
 				ceilingSum += v
 				ceilingN++
@@ -113,30 +106,41 @@ func playClass(ctx context.Context, t *testing.T, c benchClass, levels int) (map
 				t.Logf("level %d: ceiling: %v", i, err)
 			}
 		}
-		for _, m := range c.methods {
-			if *benchMethods != "" && !slices.Contains(strings.Split(*benchMethods, ","), string(m)) {
-				continue
-			}
-			res, err := Play(ctx, g, Options{Method: m, Seed: uint64(i), Rules: g.Rules}, 400)
+		for k, g := range truths(t, c, g0, i) {
+			plan, _, err := solver.Solve(ctx, g.Full(), solver.Options{})
 			if err != nil {
-				t.Fatalf("%s level %d %s: %v", c.name, i, m, err)
+				t.Fatal(err)
 			}
-			t.Logf("%s level %d %s: finished %v, %d pours (oracle %d), %d decisions", c.id, i, m, res.Finished, res.Pours, optimum, len(res.Decisions))
-			s := stats[m]
-			s.games++
-			out := 0.0
-			if res.Finished {
-				s.finished++
-				out = 1
-				if optimum > 0 {
-					s.ratios = append(s.ratios, float64(res.Pours)/float64(optimum))
+			optimum := -1
+			if plan.Status == solver.StatusSolved {
+				oracleFinished++
+				optimum = len(plan.Moves)
+			}
+			for _, m := range c.methods {
+				if *benchMethods != "" && !slices.Contains(strings.Split(*benchMethods, ","), string(m)) {
+					continue
 				}
-			}
-			for _, d := range res.Decisions {
-				s.times = append(s.times, d.Elapsed)
-				if d.Status == solver.StatusPartial || d.Status == solver.StatusUnknown {
-					s.preds = append(s.preds, d.PSuccess)
-					s.outcomes = append(s.outcomes, out)
+				res, err := Play(ctx, g, Options{Method: m, Seed: uint64(i), Rules: g.Rules}, 400)
+				if err != nil {
+					t.Fatalf("%s level %d %s: %v", c.name, i, m, err)
+				}
+				t.Logf("%s level %d truth %d %s: finished %v, %d pours (oracle %d), %d decisions", c.id, i, k, m, res.Finished, res.Pours, optimum, len(res.Decisions))
+				s := stats[m]
+				s.games++
+				out := 0.0
+				if res.Finished {
+					s.finished++
+					out = 1
+					if optimum > 0 {
+						s.ratios = append(s.ratios, float64(res.Pours)/float64(optimum))
+					}
+				}
+				for _, d := range res.Decisions {
+					s.times = append(s.times, d.Elapsed)
+					if d.Status == solver.StatusPartial || d.Status == solver.StatusUnknown {
+						s.preds = append(s.preds, d.PSuccess)
+						s.outcomes = append(s.outcomes, out)
+					}
 				}
 			}
 		}
@@ -146,6 +150,33 @@ func playClass(ctx context.Context, t *testing.T, c benchClass, levels int) (map
 		ceiling = ceilingSum / float64(ceilingN)
 	}
 	return stats, oracleFinished, ceiling, ceilingN
+}
+
+// truths returns the truths level i of class c is played against: its own, and on the small
+// classes -hidden-truths − 1 completions resampled from what it shows (the same distribution
+// as the deal's, given the view), so that finish rates compare with the ceiling with less noise.
+func truths(t *testing.T, c benchClass, g *Game, i int) []*Game {
+	out := []*Game{g}
+	if !c.ceiling || *benchTruths <= 1 {
+		return out
+	}
+	view, err := g.View()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Belief(view, g.Rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(uint64(i), 0x7e57))
+	for len(out) < *benchTruths {
+		s, err := b.Sample(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, s)
+	}
+	return out
 }
 
 func median[T int | float64 | time.Duration](xs []T) T {
@@ -206,7 +237,7 @@ func TestBenchmark(t *testing.T) {
 				continue
 			}
 			ceil := "–"
-			if c.ceiling {
+			if c.ceiling && *benchCeiling {
 				ceil = fmt.Sprintf("%.1f%% (%d levels)", 100*ceiling, ceilingN)
 			}
 			worst := slices.Max(append(s.times, 0))

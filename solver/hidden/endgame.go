@@ -39,6 +39,9 @@ func (p *planner) endgame(b *Game, cands []solver.Move, scores []score, bi int, 
 	})
 	sub := *p
 	sub.opts.MaxBeliefs = p.opts.EndgameBeliefs
+	if units <= smallUnits {
+		sub.opts.MaxBeliefs *= 4 // a small level's beliefs are cheap, and worth solving whole
+	}
 	e := &expectimax{p: &sub, memo: map[string]float64{}}
 	best, bv := -1, -1.0
 	for _, i := range order {

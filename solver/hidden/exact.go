@@ -25,6 +25,10 @@ type step struct {
 	move   solver.Move
 }
 
+// leafBeliefs is what one exact search on a fully known position counts against the budget
+// of beliefs: about its cost in time.
+const leafBeliefs = 25
+
 // errBeliefs stops an expectimax over its budget.
 var errBeliefs = solver.Errorf(solver.CodeBudgetExhausted, "the exact search over reveals stopped on its budget of beliefs")
 
@@ -125,7 +129,11 @@ func (e *expectimax) known(b *Game) (float64, error) {
 		return v, nil
 	}
 	e.p.searches++
-	plan, _, err := solver.Solve(e.p.ctx, full, solver.Options{})
+	// A search on a completion counts as leafBeliefs beliefs against the budget.
+	if e.beliefs += leafBeliefs; e.beliefs > e.p.opts.MaxBeliefs {
+		return 0, errBeliefs
+	}
+	plan, _, err := solver.Solve(e.p.ctx, full, solver.Options{MaxStates: e.p.opts.MaxStates})
 	switch {
 	case err != nil:
 		return 0, err

@@ -29,7 +29,7 @@ const (
 	// to the exact expectimax, and DefaultEndgameBeliefs its budget a decision (a few seconds
 	// on a loaded machine at worst).
 	DefaultEndgameHidden  = 8
-	DefaultEndgameBeliefs = 20_000
+	DefaultEndgameBeliefs = 5_000
 	// maxSegment bounds the pours planned before a reveal: a position holds no more useful
 	// pours in a row than this without revealing anything or repeating itself.
 	maxSegment = 200

@@ -56,7 +56,11 @@ func (a Answer) Format(l *solver.Level) string {
 		if len(a.Moves) == 0 {
 			return "unknown: the planner stopped on its budget before choosing a pour\n"
 		}
-		fmt.Fprintf(&sb, "unknown: no sampled completion finishes after these %d pours (a guess, not a proof)\n", len(a.Moves))
+		why := "no sampled completion finishes after them"
+		if a.PSuccess > 0 {
+			why = "the planner stopped before anything was revealed"
+		}
+		fmt.Fprintf(&sb, "unknown: %d pours, a guess and not a proof: %s\n", len(a.Moves), why)
 	}
 	for i, m := range a.Moves {
 		fmt.Fprintf(&sb, "%3d. %d → %d  (%d × %s)", i+1, m.From+1, m.To+1, m.Count, l.Name(m.Color))
