@@ -3,7 +3,6 @@ package labels
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"net/url"
@@ -289,6 +288,3 @@ func (s *bucketSource) read(ctx context.Context, key, rel string) ([]byte, error
 	}
 	return readLimited(r, rel)
 }
-
-// errStop ends a walk early without an error.
-var errStop = fmt.Errorf("stop")
