@@ -18,6 +18,7 @@ RUN apt-get update \
       libopencv-core406 libopencv-imgproc406 libopencv-imgcodecs406 libopencv-highgui406 \
       libopencv-videoio406 libopencv-video406 libopencv-objdetect406 libopencv-features2d406 \
       libopencv-calib3d406 libopencv-dnn406 libopencv-photo406 \
+      ca-certificates \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --uid 10001 --no-create-home decant
 COPY --from=build /out/decant /out/decant-vision /usr/local/bin/

@@ -1,0 +1,10 @@
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+void decant_set_threads(int n);
+int decant_threads(void);
+
+#ifdef __cplusplus
+}
+#endif
