@@ -115,7 +115,14 @@ func (s *Server) solve(c *gin.Context) {
 }
 
 // take waits (at most QueueWait) for a slot in pool and then for n bytes of the budget.
+//
+// No one piece of work may take more than half of the work budget: bodies hold at most the
+// other half, and work never waits for anything while it holds memory, so the first in line
+// always gets in once the work ahead of it is done.
 func (s *Server) take(ctx context.Context, pool *semaphore, n int64, what string) (release func(), err error) {
+	if n > s.cfg.work()/2 {
+		return nil, solver.Errorf(solver.CodeImageTooLarge, "%s needs about %d MiB, more than this server's memory budget (%d MiB) allows at once", what, n>>20, s.cfg.MemoryBudget>>20)
+	}
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.QueueWait)
 	defer cancel()
 	if err := pool.acquire(ctx, 1); err != nil {

@@ -49,17 +49,21 @@ type Config struct {
 	MaxUpload int64         // bytes; default 20 MiB
 	MaxPixels int64         // decoded width × height; default 25,000,000
 	Timeout   time.Duration // per search; default 10 s
-	MaxMemory int64         // per search, bytes; default 256 MiB (at most half the budget)
-	// MaxSearches is the number of long searches at once (default 2); Readers the number of
-	// screenshots read or annotated at once, and of quick searches (default GOMAXPROCS).
+	MaxMemory int64         // per search, bytes; default 256 MiB (long searches together take at most half the work budget)
+	// MaxSearches is the number of long searches at once (default half the CPUs, at least one,
+	// so that screenshots always have a core); Readers the number of screenshots read or
+	// annotated at once, and of quick searches (default GOMAXPROCS).
 	MaxSearches int
 	Readers     int
 	// QuickSearch is the first run every search gets outside the long-search pool (default
 	// 250 ms, with at most 64 MiB); a level it does not settle moves to the long pool.
 	QuickSearch time.Duration
-	// MemoryBudget bounds what admitted work holds at once: bodies in flight, decoded pixels
-	// and search budgets. Default 1 GiB.
+	// MemoryBudget bounds the process's memory: Reserve for the process itself (runtime,
+	// libraries, heap slack; default 160 MiB, at most a quarter of the budget), the rest for
+	// what admitted work holds at once: bodies in flight, decoded pixels and search budgets.
+	// Default 1 GiB.
 	MemoryBudget int64
+	Reserve      int64
 	// QueueWait is the longest a request waits to be admitted or for a pool (default 10 s,
 	// then 503); MaxQueue the number of requests waiting for admission (default 64, then 429).
 	QueueWait time.Duration
@@ -82,6 +86,9 @@ type Config struct {
 	Grace             time.Duration // shutdown grace period; default 20 s
 }
 
+// work is the part of the memory budget that admitted work may hold.
+func (c *Config) work() int64 { return c.MemoryBudget - c.Reserve }
+
 func (c *Config) defaults() {
 	def := func(v *int64, d int64) {
 		if *v <= 0 {
@@ -101,12 +108,15 @@ func (c *Config) defaults() {
 	def(&c.MaxUpload, 20<<20)
 	def(&c.MaxPixels, 25_000_000)
 	def(&c.MemoryBudget, 1<<30)
+	def(&c.Reserve, min(160<<20, c.MemoryBudget/4))
+	c.Reserve = min(c.Reserve, c.MemoryBudget/4)
+	defi(&c.MaxSearches, max(1, runtime.GOMAXPROCS(0)/2))
+	// Long searches together take at most half of what work may hold.
 	def(&c.MaxMemory, 256<<20)
-	c.MaxMemory = min(c.MaxMemory, c.MemoryBudget/2)
+	c.MaxMemory = min(c.MaxMemory, c.work()/2/int64(c.MaxSearches))
 	defd(&c.Timeout, 10*time.Second)
 	defd(&c.QuickSearch, 250*time.Millisecond)
 	defd(&c.QueueWait, 10*time.Second)
-	defi(&c.MaxSearches, 2)
 	defi(&c.Readers, runtime.GOMAXPROCS(0))
 	defi(&c.MaxQueue, 64)
 	defd(&c.ReadHeaderTimeout, 10*time.Second)
@@ -151,8 +161,8 @@ func New(cfg Config) *Server {
 	s := &Server{
 		cfg:      cfg,
 		csp:      contentSecurityPolicy(pageHTML),
-		memory:   newSemaphore(cfg.MemoryBudget),
-		bodies:   newSemaphore(cfg.MemoryBudget / 2),
+		memory:   newSemaphore(cfg.work()),
+		bodies:   newSemaphore(cfg.work() / 2),
 		readers:  newSemaphore(int64(cfg.Readers)),
 		searches: newSemaphore(int64(cfg.MaxSearches)),
 	}

@@ -86,6 +86,7 @@ func (c *serveCmd) Run(ctx context.Context, e *env, args []string) error {
 	}
 	log := slog.New(slog.NewJSONHandler(e.stderr, &slog.HandlerOptions{Level: level}))
 	budget := int64(c.budgetMB) << 20
+	tuneMalloc()
 	if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
 		debug.SetMemoryLimit(budget)
 	}
