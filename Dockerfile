@@ -23,8 +23,12 @@ RUN apt-get update \
  && useradd --system --uid 10001 --no-create-home decant
 COPY --from=build /out/decant /out/decant-vision /usr/local/bin/
 USER decant
+# The service's memory budget in MiB (uploads in flight, decoded screenshots, searches: work is
+# admitted against it) and the Go heap's limit to match; give the container about 256 MiB more.
+ENV DECANT_MEMORY_BUDGET=768 GOMEMLIMIT=768MiB
 EXPOSE 8080
 HEALTHCHECK --interval=30s --timeout=5s --start-period=5s --retries=3 \
   CMD ["bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/8080 && printf 'GET /healthz HTTP/1.0\\r\\n\\r\\n' >&3 && grep -q '\"ok\"' <&3"]
+STOPSIGNAL SIGTERM
 ENTRYPOINT ["decant"]
 CMD ["serve", "--addr", ":8080"]

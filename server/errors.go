@@ -1,11 +1,20 @@
 package server
 
 import (
+	"errors"
 	"net/http"
+	"strconv"
 
 	"github.com/gin-gonic/gin"
 
 	"github.com/decant/decant/solver"
+)
+
+// Codes only the HTTP service gives, beside the shared vocabulary in solver.
+const (
+	codeOverloaded       solver.Code = "overloaded"         // 429/503: try again after Retry-After
+	codeUnauthorized     solver.Code = "unauthorized"       // 401: a missing or wrong bearer token
+	codeMethodNotAllowed solver.Code = "method_not_allowed" // 405, with Allow
 )
 
 // statusOf is the one table from application error codes to HTTP statuses.
@@ -23,18 +32,56 @@ var statusOf = map[solver.Code]int{
 	solver.CodeInvalidArgument: http.StatusBadRequest,
 	solver.CodeNotFound:        http.StatusNotFound,
 	solver.CodeInternal:        http.StatusInternalServerError,
+	codeOverloaded:             http.StatusServiceUnavailable,
+	codeUnauthorized:           http.StatusUnauthorized,
+	codeMethodNotAllowed:       http.StatusMethodNotAllowed,
+}
+
+// httpError is an error whose status is not the code's usual one (429 for a full queue), or
+// that carries Retry-After.
+type httpError struct {
+	status     int
+	code       solver.Code
+	msg        string
+	retryAfter int    // seconds; 0: no header
+	reason     string // for decant_refused_total; "" for other errors
+}
+
+func (e *httpError) Error() string { return e.msg }
+
+// overloaded is the answer to work the server cannot take now.
+func overloaded(status, retryAfter int, reason, msg string) *httpError {
+	return &httpError{status: status, code: codeOverloaded, msg: msg, retryAfter: retryAfter, reason: reason}
 }
 
 // fail writes {"error": {"code", "message"}}. Unknown errors are logged and shown as internal,
 // without their text.
-func (s *server) fail(c *gin.Context, err error) {
+func (s *Server) fail(c *gin.Context, err error) {
+	var he *httpError
+	if errors.As(err, &he) {
+		if he.retryAfter > 0 {
+			c.Header("Retry-After", strconv.Itoa(he.retryAfter))
+		}
+		if he.reason != "" {
+			s.refused.WithLabelValues(he.reason).Inc()
+		}
+		if he.status == http.StatusUnauthorized {
+			c.Header("WWW-Authenticate", `Bearer realm="decant"`)
+		}
+		c.AbortWithStatusJSON(he.status, errorBody(he.code, he.msg))
+		return
+	}
 	code := solver.ErrorCode(err)
 	if code == solver.CodeInternal {
-		s.cfg.Logger.Error("internal error", "path", c.Request.URL.Path, "err", err)
+		s.cfg.Logger.Error("internal error", "path", c.Request.URL.Path, "request_id", c.GetString(requestIDKey), "err", err)
 	}
 	status, ok := statusOf[code]
 	if !ok {
 		status = http.StatusInternalServerError
 	}
-	c.AbortWithStatusJSON(status, gin.H{"error": gin.H{"code": code, "message": solver.ErrorMessage(err)}})
+	c.AbortWithStatusJSON(status, errorBody(code, solver.ErrorMessage(err)))
+}
+
+func errorBody(code solver.Code, msg string) gin.H {
+	return gin.H{"error": gin.H{"code": code, "message": msg}}
 }

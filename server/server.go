@@ -1,20 +1,25 @@
-// Package server is decant's HTTP service: an upload page, and a JSON API that reads a
+// Package server is decant's HTTP service: a phone page, and a JSON API that reads a
 // screenshot (or takes a level), solves it and returns the plan with the annotated screenshot.
 //
 // It depends on small interfaces, not on the vision package, so that it builds and tests
-// without OpenCV; cmd/decant wires the real reader in. Every request is bounded: upload size,
-// search time and memory, and the number of searches at once.
+// without OpenCV; cmd/decant wires the real reader in.
+//
+// Every request is bounded, and so is the whole process. Work is admitted against one memory
+// budget before a request's body is read: the body's declared size, then the pixels a
+// screenshot decodes to (estimated from its header), then each search's memory budget. Reading
+// (and annotating) screenshots and searching run in separate bounded pools, and every search
+// first gets a short quick run, so a screenshot is not stuck behind hard levels. A saturated
+// server answers 429 or 503 with Retry-After; a stopping one answers what it holds and refuses
+// the rest the same way.
 package server
 
 import (
 	"context"
-	"encoding/base64"
-	"errors"
-	"io"
 	"log/slog"
 	"net/http"
-	"strconv"
-	"strings"
+	"runtime"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -40,28 +45,86 @@ type Screenshot interface {
 
 // Config sets the service's limits. Zero values take the defaults.
 type Config struct {
-	Reader      Reader               // nil: image uploads are refused
-	MaxUpload   int64                // bytes; default 20 MiB
-	Timeout     time.Duration        // per search; default 10 s
-	MaxMemory   int64                // per search, bytes; default 256 MiB
-	MaxSearches int                  // searches at once; default 2
-	Logger      *slog.Logger         // default slog.Default()
-	Registry    *prometheus.Registry // metrics registry; default a new one
+	Reader    Reader        // nil: image uploads are refused
+	MaxUpload int64         // bytes; default 20 MiB
+	MaxPixels int64         // decoded width × height; default 25,000,000
+	Timeout   time.Duration // per search; default 10 s
+	MaxMemory int64         // per search, bytes; default 256 MiB (long searches together take at most half the work budget)
+	// MaxSearches is the number of long searches at once (default half the CPUs, at least one,
+	// so that screenshots always have a core); Readers the number of screenshots read or
+	// annotated at once, and of quick searches (default GOMAXPROCS).
+	MaxSearches int
+	Readers     int
+	// QuickSearch is the first run every search gets outside the long-search pool (default
+	// 250 ms, with at most 64 MiB); a level it does not settle moves to the long pool.
+	QuickSearch time.Duration
+	// MemoryBudget bounds the process's memory: Reserve for the process itself (runtime,
+	// libraries, heap slack; default 160 MiB, at most a quarter of the budget), the rest for
+	// what admitted work holds at once: bodies in flight, decoded pixels and search budgets.
+	// Default 1 GiB.
+	MemoryBudget int64
+	Reserve      int64
+	// QueueWait is the longest a request waits to be admitted or for a pool (default 10 s,
+	// then 503); MaxQueue the number of requests waiting for admission (default 64, then 429).
+	QueueWait time.Duration
+	MaxQueue  int
+	// Token, when set, is the bearer token every /api/ request must carry.
+	Token string
+	// CORSOrigins are the origins allowed to call the API from a browser ("*" for any).
+	CORSOrigins []string
+	// Warmup runs once when the server starts; /readyz answers 503 until it has succeeded.
+	Warmup   func(context.Context) error
+	Logger   *slog.Logger         // default slog.Default()
+	Registry *prometheus.Registry // metrics registry; default a new one
+
+	// Connection limits for Serve. Zero values take the defaults.
+	ReadHeaderTimeout time.Duration // default 10 s
+	ReadTimeout       time.Duration // whole request, body included; default 60 s
+	WriteTimeout      time.Duration // default: ReadTimeout + queue waits + search time + 30 s
+	IdleTimeout       time.Duration // keep-alive; default 60 s
+	MaxConns          int           // open connections; default 512
+	Grace             time.Duration // shutdown grace period; default 20 s
 }
 
+// work is the part of the memory budget that admitted work may hold.
+func (c *Config) work() int64 { return c.MemoryBudget - c.Reserve }
+
 func (c *Config) defaults() {
-	if c.MaxUpload <= 0 {
-		c.MaxUpload = 20 << 20
+	def := func(v *int64, d int64) {
+		if *v <= 0 {
+			*v = d
+		}
 	}
-	if c.Timeout <= 0 {
-		c.Timeout = 10 * time.Second
+	defd := func(v *time.Duration, d time.Duration) {
+		if *v <= 0 {
+			*v = d
+		}
 	}
-	if c.MaxMemory <= 0 {
-		c.MaxMemory = 256 << 20
+	defi := func(v *int, d int) {
+		if *v <= 0 {
+			*v = d
+		}
 	}
-	if c.MaxSearches <= 0 {
-		c.MaxSearches = 2
-	}
+	def(&c.MaxUpload, 20<<20)
+	def(&c.MaxPixels, 25_000_000)
+	def(&c.MemoryBudget, 1<<30)
+	def(&c.Reserve, min(160<<20, c.MemoryBudget/4))
+	c.Reserve = min(c.Reserve, c.MemoryBudget/4)
+	defi(&c.MaxSearches, max(1, runtime.GOMAXPROCS(0)/2))
+	// Long searches together take at most half of what work may hold.
+	def(&c.MaxMemory, 256<<20)
+	c.MaxMemory = min(c.MaxMemory, c.work()/2/int64(c.MaxSearches))
+	defd(&c.Timeout, 10*time.Second)
+	defd(&c.QuickSearch, 250*time.Millisecond)
+	defd(&c.QueueWait, 10*time.Second)
+	defi(&c.Readers, runtime.GOMAXPROCS(0))
+	defi(&c.MaxQueue, 64)
+	defd(&c.ReadHeaderTimeout, 10*time.Second)
+	defd(&c.ReadTimeout, 60*time.Second)
+	defd(&c.WriteTimeout, c.ReadTimeout+3*c.QueueWait+c.QuickSearch+c.Timeout+30*time.Second)
+	defd(&c.IdleTimeout, 60*time.Second)
+	defi(&c.MaxConns, 512)
+	defd(&c.Grace, 20*time.Second)
 	if c.Logger == nil {
 		c.Logger = slog.Default()
 	}
@@ -70,235 +133,111 @@ func (c *Config) defaults() {
 	}
 }
 
-// server holds the handlers' shared state.
-type server struct {
-	cfg      Config
-	slots    chan struct{}
-	requests *prometheus.CounterVec
-	searches *prometheus.HistogramVec
+// Server is the service: an http.Handler, and Serve to run it on a listener.
+type Server struct {
+	cfg    Config
+	router *gin.Engine
+	csp    string
+
+	memory   *semaphore // bytes: everything admitted work holds
+	bodies   *semaphore // bytes: bodies in flight, at most half the memory budget
+	readers  *semaphore // slots: screenshots read or annotated, quick searches
+	searches *semaphore // slots: long searches
+	queued   atomic.Int64
+
+	ready    atomic.Bool
+	draining atomic.Bool
+	// stopSearches ends every search still running (they answer with their best plan).
+	searchCtx    context.Context
+	stopSearches context.CancelFunc
+	drainOnce    sync.Once
+
+	metrics
 }
 
-// New returns the service's handler.
-func New(cfg Config) http.Handler {
+// New returns the service.
+func New(cfg Config) *Server {
 	cfg.defaults()
-	s := &server{
-		cfg:   cfg,
-		slots: make(chan struct{}, cfg.MaxSearches),
-		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "decant_requests_total", Help: "HTTP requests by route and status code.",
-		}, []string{"route", "code"}),
-		searches: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Name: "decant_search_seconds", Help: "Time spent searching for plans, by verdict.",
-			Buckets: prometheus.ExponentialBuckets(0.0005, 4, 10),
-		}, []string{"status"}),
+	s := &Server{
+		cfg:      cfg,
+		csp:      contentSecurityPolicy(pageHTML),
+		memory:   newSemaphore(cfg.work()),
+		bodies:   newSemaphore(cfg.work() / 2),
+		readers:  newSemaphore(int64(cfg.Readers)),
+		searches: newSemaphore(int64(cfg.MaxSearches)),
 	}
-	cfg.Registry.MustRegister(s.requests, s.searches)
+	s.searchCtx, s.stopSearches = context.WithCancel(context.Background())
+	s.metrics = newMetrics(cfg.Registry, s)
 
 	gin.SetMode(gin.ReleaseMode)
 	r := gin.New()
-	r.Use(gin.Recovery(), s.count)
-	r.GET("/", s.page)
-	r.GET("/healthz", func(c *gin.Context) { c.JSON(http.StatusOK, gin.H{"status": "ok"}) })
-	r.GET("/metrics", gin.WrapH(promhttp.HandlerFor(cfg.Registry, promhttp.HandlerOpts{})))
+	r.HandleMethodNotAllowed = true
+	r.Use(s.observe, s.recoverPanics, s.headers, s.cors, s.auth)
+	get := func(path string, h gin.HandlerFunc) {
+		r.GET(path, h)
+		r.HEAD(path, h)
+	}
+	get("/", s.page)
+	get("/static/*file", s.static)
+	get("/healthz", func(c *gin.Context) { c.JSON(http.StatusOK, gin.H{"status": "ok"}) })
+	get("/readyz", s.readyz)
+	get("/metrics", gin.WrapH(promhttp.HandlerFor(cfg.Registry, promhttp.HandlerOpts{})))
+	get("/openapi.yaml", s.openapi)
 	r.POST("/api/solve", s.solve)
 	r.POST("/api/read", s.read)
 	r.NoRoute(func(c *gin.Context) {
 		s.fail(c, solver.Errorf(solver.CodeNotFound, "no route %s %s", c.Request.Method, c.Request.URL.Path))
 	})
-	return r
-}
+	r.NoMethod(func(c *gin.Context) {
+		s.fail(c, &httpError{status: http.StatusMethodNotAllowed, code: codeMethodNotAllowed,
+			msg: c.Request.Method + " is not allowed on " + c.Request.URL.Path + "; allowed: " + c.Writer.Header().Get("Allow")})
+	})
+	s.router = r
 
-func (s *server) count(c *gin.Context) {
-	c.Next()
-	route := c.FullPath()
-	if route == "" {
-		route = "unmatched"
-	}
-	s.requests.WithLabelValues(route, strconv.Itoa(c.Writer.Status())).Inc()
-}
-
-// input is what a request carries: an image, or a level.
-type input struct {
-	image []byte
-	level *solver.Level
-}
-
-// readInput takes a multipart upload (field "image" or "level"), or a raw body: image bytes,
-// a JSON level document, or a level in text or compact form.
-func (s *server) readInput(c *gin.Context) (input, error) {
-	c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, s.cfg.MaxUpload)
-	var data []byte
-	var err error
-	if strings.HasPrefix(c.ContentType(), "multipart/") {
-		data, err = s.multipartFile(c)
+	if cfg.Warmup == nil {
+		s.ready.Store(true)
 	} else {
-		data, err = io.ReadAll(c.Request.Body)
-	}
-	if err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			return input{}, solver.Errorf(solver.CodeImageTooLarge, "the upload is over %d MiB", s.cfg.MaxUpload>>20)
-		}
-		if solver.ErrorCode(err) != solver.CodeInternal {
-			return input{}, err
-		}
-		return input{}, solver.Errorf(solver.CodeInvalidArgument, "reading the upload: %v", err)
-	}
-	if len(data) == 0 {
-		return input{}, solver.Errorf(solver.CodeInvalidArgument, "empty request: upload a screenshot (field \"image\") or send a level")
-	}
-	if isImage(data) {
-		return input{image: data}, nil
-	}
-	l, err := solver.ParseLevel(data)
-	if err != nil {
-		return input{}, err
-	}
-	return input{level: l}, nil
-}
-
-func (s *server) multipartFile(c *gin.Context) ([]byte, error) {
-	for _, field := range []string{"image", "level"} {
-		fh, err := c.FormFile(field)
-		if err != nil {
-			continue
-		}
-		f, err := fh.Open()
-		if err != nil {
-			return nil, err
-		}
-		defer f.Close()
-		return io.ReadAll(f)
-	}
-	if v := c.PostForm("level"); v != "" {
-		return []byte(v), nil
-	}
-	return nil, solver.Errorf(solver.CodeInvalidArgument, "the form has no \"image\" file or \"level\" field")
-}
-
-// isImage tells image bytes from level text by their signature.
-func isImage(data []byte) bool {
-	return strings.HasPrefix(http.DetectContentType(data), "image/")
-}
-
-// readingDoc describes how a screenshot was read.
-type readingDoc struct {
-	Confidence float64  `json:"confidence"`
-	Reasons    []string `json:"reasons"`
-}
-
-// admit reads a request's input and waits for a slot to work on it. When it returns false it
-// has answered the request with the error.
-func (s *server) admit(c *gin.Context) (in input, release func(), ok bool) {
-	in, err := s.readInput(c)
-	if err == nil {
-		release, err = s.acquire(c.Request.Context())
-	}
-	if err != nil {
-		s.fail(c, err)
-		return input{}, nil, false
-	}
-	return in, release, true
-}
-
-func (s *server) read(c *gin.Context) {
-	in, release, ok := s.admit(c)
-	if !ok {
-		return
-	}
-	defer release()
-	if in.image == nil {
-		s.fail(c, solver.Errorf(solver.CodeInvalidArgument, "/api/read takes a screenshot, not a level"))
-		return
-	}
-	shot, err := s.readImage(c.Request.Context(), in.image)
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, gin.H{"level": shot.Level(), "reading": readingDoc{shot.Confidence(), nonNil(shot.Reasons())}})
-}
-
-func (s *server) readImage(ctx context.Context, data []byte) (Screenshot, error) {
-	if s.cfg.Reader == nil {
-		return nil, solver.Errorf(solver.CodeInvalidArgument, "this server reads levels only: no screenshot reader is configured")
-	}
-	return s.cfg.Reader.Read(ctx, data)
-}
-
-// solveResponse is the plan document, plus the reading and annotated image for screenshots.
-type solveResponse struct {
-	solver.Report
-	Reading   *readingDoc `json:"reading,omitempty"`
-	Annotated string      `json:"annotated_png,omitempty"` // base64
-}
-
-func (s *server) solve(c *gin.Context) {
-	in, release, ok := s.admit(c)
-	if !ok {
-		return
-	}
-	defer release()
-	var shot Screenshot
-	var err error
-	if in.image != nil {
-		if shot, err = s.readImage(c.Request.Context(), in.image); err != nil {
-			s.fail(c, err)
-			return
-		}
-		in.level = shot.Level()
-	}
-	if in.level.HasHidden() || in.level.HasCurtains() {
-		s.solveHidden(c, in.level, shot)
-		return
-	}
-	opts := solver.Options{Fast: c.Query("fast") == "1" || c.Query("fast") == "true", MaxMemory: s.cfg.MaxMemory}
-	plan, stats, err := s.search(c.Request.Context(), in.level, opts)
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	resp := solveResponse{Report: solver.NewReport(in.level, plan, stats)}
-	if shot != nil {
-		resp.Reading = &readingDoc{shot.Confidence(), nonNil(shot.Reasons())}
-		if c.Query("annotate") != "0" {
-			png, err := shot.Annotate(plan)
-			if err != nil {
-				s.fail(c, err)
-				return
-			}
-			resp.Annotated = base64.StdEncoding.EncodeToString(png)
-		}
-	}
-	c.JSON(http.StatusOK, resp)
-}
-
-// acquire waits for one of the limited slots in which screenshots are read and levels solved:
-// both take a core and up to hundreds of megabytes.
-func (s *server) acquire(ctx context.Context) (release func(), err error) {
-	select {
-	case s.slots <- struct{}{}:
-		return func() { <-s.slots }, nil
-	case <-ctx.Done():
-		return nil, solver.Errorf(solver.CodeBudgetExhausted, "the request ended while waiting for a free slot")
-	}
-}
-
-// search runs the solver under the request's context and the configured timeout.
-func (s *server) search(ctx context.Context, l *solver.Level, opts solver.Options) (solver.Plan, solver.Stats, error) {
-	ctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
-	defer cancel()
-	start := time.Now()
-	plan, stats, err := solver.Solve(ctx, l, opts)
-	if err == nil {
-		s.searches.WithLabelValues(string(plan.Status)).Observe(time.Since(start).Seconds())
-	}
-	return plan, stats, err
-}
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
+		go s.warmup()
 	}
 	return s
 }
+
+// ServeHTTP answers one request.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.router.ServeHTTP(w, r) }
+
+func (s *Server) warmup() {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	start := time.Now()
+	if err := s.cfg.Warmup(ctx); err != nil {
+		s.cfg.Logger.Error("warm-up failed: not ready", "err", err)
+		return
+	}
+	s.cfg.Logger.Info("warmed up", "ms", time.Since(start).Milliseconds())
+	s.ready.Store(true)
+}
+
+func (s *Server) readyz(c *gin.Context) {
+	switch {
+	case s.draining.Load():
+		c.JSON(http.StatusServiceUnavailable, gin.H{"status": "shutting down"})
+	case !s.ready.Load():
+		c.JSON(http.StatusServiceUnavailable, gin.H{"status": "warming up"})
+	default:
+		c.JSON(http.StatusOK, gin.H{"status": "ready"})
+	}
+}
+
+// Drain starts a graceful stop: /readyz fails, requests waiting for admission or for a long
+// search are answered 503 at once, and new ones are refused. Work already admitted goes on;
+// StopSearches ends the searches.
+func (s *Server) Drain() {
+	s.drainOnce.Do(func() {
+		s.draining.Store(true)
+		s.bodies.close()
+		s.searches.close()
+	})
+}
+
+// StopSearches ends every running search: each answers with the best plan it has.
+func (s *Server) StopSearches() { s.stopSearches() }

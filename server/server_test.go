@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"image"
+	"image/png"
 	"io"
 	"log/slog"
 	"mime/multipart"
@@ -14,7 +16,6 @@ import (
 	"testing"
 
 	"github.com/decant/decant/solver"
-	"github.com/decant/decant/solver/gen"
 )
 
 // fakeReader stands in for the vision package: it "reads" any PNG as a fixed level.
@@ -40,7 +41,15 @@ func (s fakeShot) Annotate(p solver.Plan) ([]byte, error) {
 	return []byte("\x89PNG annotated " + string(p.Status)), nil
 }
 
-const pngMagic = "\x89PNG\r\n\x1a\n"
+// pngImage is a real w×h PNG: the server reads image headers before admitting the pixels.
+func pngImage(t testing.TB, w, h int) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, image.NewGray(image.Rect(0, 0, w, h))); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
 
 func newTestServer(t *testing.T, cfg Config) http.Handler {
 	t.Helper()
@@ -150,7 +159,7 @@ func TestErrors(t *testing.T) {
 		{"hidden units", h, "POST", "/api/solve", []byte("2: r ? | b ? | |"), 422, solver.CodeHiddenUnits, "hidden"},
 		{"empty body", h, "POST", "/api/solve", nil, 400, solver.CodeInvalidArgument, "empty request"},
 		{"too large", h, "POST", "/api/solve", bytes.Repeat([]byte("x"), 2048), 413, solver.CodeImageTooLarge, "over"},
-		{"image without reader", noReader, "POST", "/api/solve", []byte(pngMagic + "pixels"), 400, solver.CodeInvalidArgument, "no screenshot reader"},
+		{"image without reader", noReader, "POST", "/api/solve", pngImage(t, 8, 8), 400, solver.CodeInvalidArgument, "no screenshot reader"},
 		{"read takes images only", h, "POST", "/api/read", []byte("3: a b a | b a b | |"), 400, solver.CodeInvalidArgument, "takes a screenshot"},
 		{"unknown route", h, "GET", "/nope", nil, 404, solver.CodeNotFound, "no route"},
 	} {
@@ -167,7 +176,8 @@ func TestErrors(t *testing.T) {
 
 func TestScreenshots(t *testing.T) {
 	h := newTestServer(t, Config{Reader: fakeReader{"3: red blue red | blue red blue | |"}})
-	ct, body := multipartBody(t, "image", "shot.png", []byte(pngMagic+"pixels"))
+	shot := pngImage(t, 300, 600)
+	ct, body := multipartBody(t, "image", "shot.png", shot)
 	rec := do(t, h, "POST", "/api/solve", ct, body)
 	if rec.Code != http.StatusOK {
 		t.Fatalf("status %d: %s", rec.Code, rec.Body)
@@ -183,11 +193,11 @@ func TestScreenshots(t *testing.T) {
 		t.Fatalf("got %+v", got)
 	}
 
-	rec = do(t, h, "POST", "/api/read", "image/png", []byte(pngMagic+"pixels"))
+	rec = do(t, h, "POST", "/api/read", "image/png", shot)
 	if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), `"capacity":3`) {
 		t.Fatalf("read: %d %s", rec.Code, rec.Body)
 	}
-	rec = do(t, h, "POST", "/api/solve", "image/png", []byte(pngMagic+"no puzzle"))
+	rec = do(t, h, "POST", "/api/solve", "image/png", append(shot, "no puzzle"...))
 	var doc errorDoc
 	json.Unmarshal(rec.Body.Bytes(), &doc)
 	if rec.Code != 422 || doc.Error.Code != solver.CodeNoPuzzle {
@@ -211,48 +221,143 @@ func TestPagesHealthAndMetrics(t *testing.T) {
 	}
 }
 
-// A search that cannot finish within the server's budget answers unknown, not unsolvable.
-func TestSearchBudget(t *testing.T) {
-	h := newTestServer(t, Config{MaxMemory: 1 << 20})
-	level := gen.Deal(3, 24, 4, 2) // unsolvable, but only after ~150,000 states
-	rec := do(t, h, "POST", "/api/solve", "text/plain", []byte(level.Compact()))
-	var got solver.Report
-	json.Unmarshal(rec.Body.Bytes(), &got)
-	if rec.Code != 200 || got.Status != solver.StatusUnknown || got.Stats.Stopped != "memory" {
-		t.Fatalf("got %d %s stopped %q", rec.Code, got.Status, got.Stats.Stopped)
-	}
-}
-
-// blockingReader holds every read until release is closed.
-type blockingReader struct {
-	started chan struct{}
-	release chan struct{}
-}
-
-func (b blockingReader) Read(ctx context.Context, data []byte) (Screenshot, error) {
-	b.started <- struct{}{}
-	<-b.release
-	return fakeReader{"3: red blue red | blue red blue | |"}.Read(ctx, data)
-}
-
-// Work beyond MaxSearches waits for a slot, and gives up with its request.
-func TestSlots(t *testing.T) {
-	br := blockingReader{make(chan struct{}), make(chan struct{})}
-	h := newTestServer(t, Config{Reader: br, MaxSearches: 1})
-	done := make(chan int)
-	go func() { done <- do(t, h, "POST", "/api/read", "image/png", []byte(pngMagic)).Code }()
-	<-br.started // the only slot is taken
-
-	ctx, cancel := context.WithCancel(context.Background())
-	req := httptest.NewRequest("POST", "/api/solve", strings.NewReader("3: red blue red | blue red blue | |")).WithContext(ctx)
+func TestRequestIDsAndHeaders(t *testing.T) {
+	h := newTestServer(t, Config{})
+	req := httptest.NewRequest("GET", "/healthz", nil)
+	req.Header.Set("X-Request-ID", "phone-42.a_b")
 	rec := httptest.NewRecorder()
-	cancel()
 	h.ServeHTTP(rec, req)
-	if rec.Code != http.StatusServiceUnavailable || !strings.Contains(rec.Body.String(), "budget_exhausted") {
-		t.Fatalf("waiting request: %d %s", rec.Code, rec.Body)
+	if got := rec.Header().Get("X-Request-ID"); got != "phone-42.a_b" {
+		t.Errorf("a sane client ID: echoed %q", got)
 	}
-	close(br.release)
-	if code := <-done; code != http.StatusOK {
-		t.Fatalf("first request: %d", code)
+	for _, bad := range []string{"", "has space", strings.Repeat("x", 65), "<script>"} {
+		req := httptest.NewRequest("GET", "/healthz", nil)
+		req.Header.Set("X-Request-ID", bad)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if got := rec.Header().Get("X-Request-ID"); got == bad || len(got) != 16 {
+			t.Errorf("client ID %q: echoed %q, want a new 16-hex-digit ID", bad, got)
+		}
+	}
+	rec = do(t, h, "GET", "/", "", nil)
+	csp := rec.Header().Get("Content-Security-Policy")
+	for _, want := range []string{"default-src 'none'", "script-src 'self'", "frame-ancestors 'none'"} {
+		if !strings.Contains(csp, want) {
+			t.Errorf("CSP %q lacks %q", csp, want)
+		}
+	}
+	if strings.Contains(csp, "unsafe-inline") || strings.Contains(csp, "unsafe-eval") {
+		t.Errorf("CSP allows unsafe script: %q", csp)
+	}
+	if rec.Header().Get("X-Content-Type-Options") != "nosniff" {
+		t.Error("no X-Content-Type-Options: nosniff")
+	}
+}
+
+// The policy allows exactly the page's inline blocks, by hash, while the page still has them.
+func TestContentSecurityPolicyHashes(t *testing.T) {
+	for _, tc := range []struct{ page, want string }{
+		{`<script src="/static/page.js"></script>`, "script-src 'self'; style-src 'self';"},
+		{`<script>alert(1)</script>`, "script-src 'self' 'sha256-bhHHL3z2vDgxUt0W3dWQOrprscmda2Y5pLsLg4GF+pI='; style-src 'self';"},
+	} {
+		if got := contentSecurityPolicy([]byte(tc.page)); !strings.Contains(got, tc.want) {
+			t.Errorf("%s: got %q, want it to contain %q", tc.page, got, tc.want)
+		}
+	}
+}
+
+func TestReadyz(t *testing.T) {
+	warm := make(chan struct{})
+	s := New(Config{Logger: quiet(), Warmup: func(context.Context) error { <-warm; return nil }})
+	if rec := do(t, s, "GET", "/readyz", "", nil); rec.Code != 503 || !strings.Contains(rec.Body.String(), "warming up") {
+		t.Fatalf("before warm-up: %d %s", rec.Code, rec.Body)
+	}
+	close(warm)
+	waitFor(t, "the warm-up", s.ready.Load)
+	if rec := do(t, s, "GET", "/readyz", "", nil); rec.Code != 200 {
+		t.Fatalf("warmed up: %d %s", rec.Code, rec.Body)
+	}
+	s.Drain()
+	if rec := do(t, s, "GET", "/readyz", "", nil); rec.Code != 503 || !strings.Contains(rec.Body.String(), "shutting down") {
+		t.Fatalf("draining: %d %s", rec.Code, rec.Body)
+	}
+	if rec := do(t, s, "GET", "/healthz", "", nil); rec.Code != 200 {
+		t.Fatalf("healthz while draining: %d", rec.Code)
+	}
+}
+
+func TestAuthAndCORS(t *testing.T) {
+	h := newTestServer(t, Config{Token: "s3cret", CORSOrigins: []string{"https://app.example"}})
+	level := "3: red blue red | blue red blue | |"
+	for _, tc := range []struct {
+		name, auth, origin string
+		status             int
+		allowOrigin        string
+	}{
+		{"no token", "", "", 401, ""},
+		{"wrong token", "Bearer nope", "", 401, ""},
+		{"not bearer", "Basic czNjcmV0", "", 401, ""},
+		{"token", "Bearer s3cret", "", 200, ""},
+		{"allowed origin", "Bearer s3cret", "https://app.example", 200, "https://app.example"},
+		{"other origin", "Bearer s3cret", "https://evil.example", 200, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req := httptest.NewRequest("POST", "/api/solve", strings.NewReader(level))
+			if tc.auth != "" {
+				req.Header.Set("Authorization", tc.auth)
+			}
+			if tc.origin != "" {
+				req.Header.Set("Origin", tc.origin)
+			}
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			if rec.Code != tc.status || rec.Header().Get("Access-Control-Allow-Origin") != tc.allowOrigin {
+				t.Fatalf("got %d, allow-origin %q; want %d, %q", rec.Code, rec.Header().Get("Access-Control-Allow-Origin"), tc.status, tc.allowOrigin)
+			}
+			if tc.status == 401 && rec.Header().Get("WWW-Authenticate") == "" {
+				t.Error("401 without WWW-Authenticate")
+			}
+		})
+	}
+	// A preflight needs no token; the page and health checks need none either.
+	req := httptest.NewRequest("OPTIONS", "/api/solve", nil)
+	req.Header.Set("Origin", "https://app.example")
+	req.Header.Set("Access-Control-Request-Method", "POST")
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if rec.Code != 204 || !strings.Contains(rec.Header().Get("Access-Control-Allow-Headers"), "Authorization") {
+		t.Fatalf("preflight: %d %v", rec.Code, rec.Header())
+	}
+	for _, path := range []string{"/", "/healthz"} {
+		if rec := do(t, h, "GET", path, "", nil); rec.Code != 200 {
+			t.Errorf("%s with auth on: %d", path, rec.Code)
+		}
+	}
+}
+
+func TestStaticFiles(t *testing.T) {
+	h := newTestServer(t, Config{})
+	for _, path := range []string{"/static/.gitkeep", "/static/", "/static/../page.go", "/static/nope.js"} {
+		if rec := do(t, h, "GET", path, "", nil); rec.Code != 404 {
+			t.Errorf("%s: %d, want 404", path, rec.Code)
+		}
+	}
+	entries, _ := staticFiles.ReadDir("static")
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".") || e.IsDir() {
+			continue
+		}
+		want, _ := staticFiles.ReadFile("static/" + e.Name())
+		rec := do(t, h, "GET", "/static/"+e.Name(), "", nil)
+		if rec.Code != 200 || !bytes.Equal(rec.Body.Bytes(), want) || rec.Header().Get("ETag") == "" {
+			t.Errorf("%s: %d, %d bytes", e.Name(), rec.Code, rec.Body.Len())
+		}
+		req := httptest.NewRequest("GET", "/static/"+e.Name(), nil)
+		req.Header.Set("If-None-Match", rec.Header().Get("ETag"))
+		again := httptest.NewRecorder()
+		h.ServeHTTP(again, req)
+		if again.Code != 304 {
+			t.Errorf("%s revalidated: %d, want 304", e.Name(), again.Code)
+		}
 	}
 }

@@ -4,59 +4,139 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
-	"net/http"
+	"net"
+	"os"
+	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/decant/decant/server"
 	"github.com/decant/decant/solver"
 	"github.com/decant/decant/vision"
+	"github.com/decant/decant/vision/render"
 )
 
 // serveCmd is "decant serve".
 type serveCmd struct {
-	addr        string
-	timeout     time.Duration
-	maxUploadMB int
-	maxMemMB    int
-	searches    int
+	addr         string
+	timeout      time.Duration
+	maxUploadMB  int
+	maxMemMB     int
+	budgetMB     int
+	searches     int
+	readers      int
+	queue        int
+	queueWait    time.Duration
+	readTimeout  time.Duration
+	writeTimeout time.Duration
+	idleTimeout  time.Duration
+	maxConns     int
+	grace        time.Duration
+	token        string
+	cors         string
+	logLevel     string
+	envErr       error
 }
+
+// envPrefix names the environment variables that set serve's flags: DECANT_MEMORY_BUDGET sets
+// --memory-budget. A flag on the command line wins over the environment.
+const envPrefix = "DECANT_"
 
 func (c *serveCmd) Register(fs *flag.FlagSet) {
 	fs.StringVar(&c.addr, "addr", ":8080", "listen on this address")
 	fs.DurationVar(&c.timeout, "timeout", 10*time.Second, "longest search per request")
 	fs.IntVar(&c.maxUploadMB, "max-upload", 20, "largest upload in MiB")
-	fs.IntVar(&c.maxMemMB, "max-memory", 256, "memory budget per search in MiB")
-	fs.IntVar(&c.searches, "searches", 2, "screenshots read or levels solved at once")
+	fs.IntVar(&c.maxMemMB, "max-memory", 256, "memory budget per search in MiB (at most half of --memory-budget)")
+	fs.IntVar(&c.budgetMB, "memory-budget", 1024, "memory budget of the whole process in MiB: uploads in flight, decoded screenshots and searches (also sets GOMEMLIMIT unless it is set)")
+	fs.IntVar(&c.searches, "searches", 2, "long searches at once")
+	fs.IntVar(&c.readers, "readers", 0, "screenshots read or annotated, and quick searches, at once (0: one per CPU)")
+	fs.IntVar(&c.queue, "queue", 64, "requests waiting for admission before answering 429")
+	fs.DurationVar(&c.queueWait, "queue-wait", 10*time.Second, "longest wait for admission or a worker before answering 503")
+	fs.DurationVar(&c.readTimeout, "read-timeout", 60*time.Second, "longest time to read a request, body included")
+	fs.DurationVar(&c.writeTimeout, "write-timeout", 0, "longest time from a request's headers to the end of its answer (0: from the other limits)")
+	fs.DurationVar(&c.idleTimeout, "idle-timeout", 60*time.Second, "how long an idle keep-alive connection stays open")
+	fs.IntVar(&c.maxConns, "max-conns", 512, "open connections at most; more wait to be accepted")
+	fs.DurationVar(&c.grace, "grace", 20*time.Second, "on SIGTERM, time to finish admitted work before exiting")
+	fs.StringVar(&c.token, "token", "", "bearer token required on /api/ routes (prefer DECANT_TOKEN: flags show in ps)")
+	fs.StringVar(&c.cors, "cors-origins", "", "comma-separated origins allowed to call the API from browsers (\"*\": any)")
+	fs.StringVar(&c.logLevel, "log-level", "info", "debug, info, warn or error")
+	fs.VisitAll(func(f *flag.Flag) {
+		name := envPrefix + strings.ToUpper(strings.ReplaceAll(f.Name, "-", "_"))
+		if v, ok := os.LookupEnv(name); ok {
+			if err := f.Value.Set(v); err != nil && c.envErr == nil {
+				c.envErr = &usageError{fmt.Sprintf("%s=%q: %v", name, v, err)}
+			}
+		}
+	})
 }
 
 func (c *serveCmd) Run(ctx context.Context, e *env, args []string) error {
 	if len(args) != 0 {
 		return &usageError{"serve takes no arguments"}
 	}
-	log := slog.New(slog.NewTextHandler(e.stderr, nil))
-	h := server.New(server.Config{
-		Reader: visionReader{}, Timeout: c.timeout, MaxUpload: int64(c.maxUploadMB) << 20,
-		MaxMemory: int64(c.maxMemMB) << 20, MaxSearches: c.searches, Logger: log,
+	if c.envErr != nil {
+		return c.envErr
+	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(c.logLevel)); err != nil {
+		return &usageError{fmt.Sprintf("--log-level %q: want debug, info, warn or error", c.logLevel)}
+	}
+	if c.budgetMB < 64 || c.maxUploadMB < 1 || c.maxMemMB < 1 {
+		return &usageError{"--memory-budget must be at least 64 MiB, --max-upload and --max-memory at least 1"}
+	}
+	log := slog.New(slog.NewJSONHandler(e.stderr, &slog.HandlerOptions{Level: level}))
+	budget := int64(c.budgetMB) << 20
+	tuneMalloc()
+	if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
+		debug.SetMemoryLimit(budget)
+	}
+	var origins []string
+	for _, o := range strings.Split(c.cors, ",") {
+		if o = strings.TrimSpace(o); o != "" {
+			origins = append(origins, o)
+		}
+	}
+	srv := server.New(server.Config{
+		Reader: visionReader{}, Warmup: warmup,
+		Timeout: c.timeout, MaxUpload: int64(c.maxUploadMB) << 20, MaxPixels: vision.MaxPixels,
+		MaxMemory: int64(c.maxMemMB) << 20, MemoryBudget: budget,
+		MaxSearches: c.searches, Readers: c.readers, MaxQueue: c.queue, QueueWait: c.queueWait,
+		ReadTimeout: c.readTimeout, WriteTimeout: c.writeTimeout, IdleTimeout: c.idleTimeout,
+		MaxConns: c.maxConns, Grace: c.grace, Token: c.token, CORSOrigins: origins, Logger: log,
 	})
-	srv := &http.Server{Addr: c.addr, Handler: h, ReadHeaderTimeout: 10 * time.Second}
-	errc := make(chan error, 1)
-	go func() { errc <- srv.ListenAndServe() }()
-	log.Info("serving", "addr", c.addr)
-	select {
-	case err := <-errc:
+	ln, err := net.Listen("tcp", c.addr)
+	if err != nil {
 		return solver.Errorf(solver.CodeInvalidArgument, "serve: %v", err)
-	case <-ctx.Done():
 	}
-	shutdown, cancel := context.WithTimeout(context.Background(), 15*time.Second)
-	defer cancel()
-	if err := srv.Shutdown(shutdown); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return fmt.Errorf("shutting down: %w", err)
+	log.Info("serving", "addr", ln.Addr().String(), "memory_budget_mib", c.budgetMB,
+		"gomemlimit", debug.SetMemoryLimit(-1), "auth", c.token != "", "cors_origins", origins)
+	return srv.Serve(ctx, ln)
+}
+
+// warmup reads a rendered level and solves it, so the first player does not pay for OpenCV's
+// and the allocator's start-up.
+func warmup(ctx context.Context) error {
+	l, err := solver.ParseCompact("4: red blue red blue | blue red blue red | green green green green | |")
+	if err != nil {
+		return err
 	}
-	return nil
+	img, err := render.Render(l, render.Options{Width: 540, Height: 1200})
+	if err != nil {
+		return err
+	}
+	r, err := vision.Read(img.Data)
+	if err != nil {
+		return fmt.Errorf("reading a rendered level: %w", err)
+	}
+	plan, _, err := solver.Solve(ctx, r.Level, solver.Options{})
+	if err != nil {
+		return err
+	}
+	_, err = vision.Annotate(r, plan)
+	return err
 }
 
 // visionReader adapts the vision package to the server's Reader.
