@@ -98,6 +98,7 @@ func New(cfg Config) http.Handler {
 	r := gin.New()
 	r.Use(gin.Recovery(), s.count)
 	r.GET("/", s.page)
+	r.GET("/static/*file", s.asset)
 	r.GET("/healthz", func(c *gin.Context) { c.JSON(http.StatusOK, gin.H{"status": "ok"}) })
 	r.GET("/metrics", gin.WrapH(promhttp.HandlerFor(cfg.Registry, promhttp.HandlerOpts{})))
 	r.POST("/api/solve", s.solve)

@@ -1,34 +1,3 @@
-<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>decant: get unstuck in water sort</title>
-<style>
-  body { font-family: system-ui, sans-serif; max-width: 46rem; margin: 2rem auto; padding: 0 1rem; color: #222; }
-  h1 { margin-bottom: .2rem; }
-  form { margin: 1.5rem 0; padding: 1rem; border: 1px solid #ccc; border-radius: .5rem; }
-  button { padding: .5rem 1.2rem; font-size: 1rem; }
-  #status { margin: 1rem 0; font-weight: bold; }
-  #status.error { color: #b00020; }
-  ol#moves { columns: 4; }
-  img#annotated { max-width: 100%; border: 1px solid #ccc; }
-</style>
-</head>
-<body>
-<h1>decant</h1>
-<p>Upload a screenshot of a Water Sort Puzzle level. decant reads the tubes and colours, finds
-the shortest sequence of pours, and draws it on your screenshot: tubes are numbered 1, 2, …
-in reading order, and the next pours are arrows.</p>
-<form id="upload">
-  <input type="file" id="image" name="image" accept="image/png,image/jpeg,image/webp" required>
-  <label><input type="checkbox" id="fast"> fast (for huge levels; not proven shortest)</label>
-  <button type="submit">Solve</button>
-</form>
-<div id="status"></div>
-<ol id="moves"></ol>
-<img id="annotated" alt="">
-<script>
 document.getElementById('upload').addEventListener('submit', async (ev) => {
   ev.preventDefault();
   const status = document.getElementById('status');
@@ -61,6 +30,3 @@ document.getElementById('upload').addEventListener('submit', async (ev) => {
     status.className = 'error'; status.textContent = 'Request failed: ' + e;
   }
 });
-</script>
-</body>
-</html>
