@@ -41,6 +41,7 @@ type Screenshot interface {
 // Config sets the service's limits. Zero values take the defaults.
 type Config struct {
 	Reader      Reader               // nil: image uploads are refused
+	Animator    Animator             // nil: POST /api/gif is refused
 	MaxUpload   int64                // bytes; default 20 MiB
 	Timeout     time.Duration        // per search; default 10 s
 	MaxMemory   int64                // per search, bytes; default 256 MiB
@@ -103,6 +104,7 @@ func New(cfg Config) http.Handler {
 	r.GET("/metrics", gin.WrapH(promhttp.HandlerFor(cfg.Registry, promhttp.HandlerOpts{})))
 	r.POST("/api/solve", s.solve)
 	r.POST("/api/read", s.read)
+	r.POST("/api/gif", s.gif)
 	r.NoRoute(func(c *gin.Context) {
 		s.fail(c, solver.Errorf(solver.CodeNotFound, "no route %s %s", c.Request.Method, c.Request.URL.Path))
 	})

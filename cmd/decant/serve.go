@@ -37,7 +37,7 @@ func (c *serveCmd) Run(ctx context.Context, e *env, args []string) error {
 	}
 	log := slog.New(slog.NewTextHandler(e.stderr, nil))
 	h := server.New(server.Config{
-		Reader: visionReader{}, Timeout: c.timeout, MaxUpload: int64(c.maxUploadMB) << 20,
+		Reader: visionReader{}, Animator: gifAnimator{}, Timeout: c.timeout, MaxUpload: int64(c.maxUploadMB) << 20,
 		MaxMemory: int64(c.maxMemMB) << 20, MaxSearches: c.searches, Logger: log,
 	})
 	srv := &http.Server{Addr: c.addr, Handler: h, ReadHeaderTimeout: 10 * time.Second}
