@@ -52,6 +52,19 @@ func chromium(t *testing.T) string {
 
 // axeScript finds axe-core, which .ci/run installs with npm outside the repository.
 func axeScript(t *testing.T) []byte {
+	data, paths := findAxe()
+	if data != nil {
+		return data
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatalf("no axe-core at %v: .ci/run should have installed it", paths)
+	}
+	t.Skipf("no axe-core at %v (npm install --prefix ~/.cache/decant-npm axe-core)", paths)
+	return nil
+}
+
+// findAxe returns axe-core's script, or nil and the paths it looked at.
+func findAxe() ([]byte, []string) {
 	var paths []string
 	if p := os.Getenv("AXE_CORE_JS"); p != "" {
 		paths = append(paths, p)
@@ -61,14 +74,10 @@ func axeScript(t *testing.T) []byte {
 	}
 	for _, p := range paths {
 		if data, err := os.ReadFile(p); err == nil {
-			return data
+			return data, paths
 		}
 	}
-	if os.Getenv("CI") != "" {
-		t.Fatalf("no axe-core at %v: .ci/run should have installed it", paths)
-	}
-	t.Skipf("no axe-core at %v (npm install --prefix ~/.cache/decant-npm axe-core)", paths)
-	return nil
+	return nil, paths
 }
 
 // phone is the phone page open in headless Chromium at 360×800 with touch, served by the real
@@ -81,12 +90,19 @@ type phone struct {
 	errors []string // uncaught exceptions and console errors
 }
 
-func openPhone(t *testing.T) *phone {
+func openPhone(t *testing.T) *phone { return openPhoneWith(t, nil) }
+
+// openPhoneWith serves the page through wrap (nil: the server as it is).
+func openPhoneWith(t *testing.T, wrap func(http.Handler) http.Handler) *phone {
 	exe := chromium(t)
-	srv := httptest.NewServer(server.New(server.Config{
+	var h http.Handler = server.New(server.Config{
 		Reader: visionReader{}, Animator: gifAnimator{},
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-	}))
+	})
+	if wrap != nil {
+		h = wrap(h)
+	}
+	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(exe), chromedp.NoSandbox, chromedp.DisableGPU,
@@ -184,6 +200,34 @@ func (p *phone) board() [][]string {
   const c = g.querySelector('[data-curtain]');
   return c ? ['curtain:' + c.dataset.curtain] : [...g.querySelectorAll('rect[data-color]')].map(r => r.dataset.color);
 })`)
+}
+
+// audit runs axe-core (injected on first use) on the page as it is and fails the test on any
+// violation.
+func (p *phone) audit(axe []byte, state string) {
+	p.t.Helper()
+	if !eval[bool](p, `typeof axe === 'object'`) {
+		if _, err := chromedp.Run(p.ctx, chromedp.Evaluate[bool](string(axe)+";true")); err != nil {
+			p.t.Fatal(err)
+		}
+	}
+	type node struct {
+		Target []string `json:"target"`
+	}
+	type violation struct {
+		ID     string `json:"id"`
+		Impact string `json:"impact"`
+		Help   string `json:"help"`
+		Nodes  []node `json:"nodes"`
+	}
+	vs := eval[[]violation](p, `axe.run(document).then(r => r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map(n => ({target: n.target.map(String)}))})))`)
+	for _, v := range vs {
+		var where []string
+		for _, n := range v.Nodes {
+			where = append(where, strings.Join(n.Target, " "))
+		}
+		p.t.Errorf("%s: axe %s (%s): %s at %v", state, v.ID, v.Impact, v.Help, where)
+	}
 }
 
 // shot saves the viewport as a PNG under -page-shots.
@@ -580,29 +624,7 @@ func TestPageEditAndResolve(t *testing.T) {
 func TestPageAccessibility(t *testing.T) {
 	axe := axeScript(t)
 	p := openPhone(t)
-	audit := func(state string) {
-		t.Helper()
-		type node struct {
-			Target []string `json:"target"`
-		}
-		type violation struct {
-			ID     string `json:"id"`
-			Impact string `json:"impact"`
-			Help   string `json:"help"`
-			Nodes  []node `json:"nodes"`
-		}
-		vs := eval[[]violation](p, `axe.run(document).then(r => r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map(n => ({target: n.target.map(String)}))})))`)
-		for _, v := range vs {
-			var where []string
-			for _, n := range v.Nodes {
-				where = append(where, strings.Join(n.Target, " "))
-			}
-			t.Errorf("%s: axe %s (%s): %s at %v", state, v.ID, v.Impact, v.Help, where)
-		}
-	}
-	if _, err := chromedp.Run(p.ctx, chromedp.Evaluate[bool](string(axe)+";true")); err != nil {
-		t.Fatal(err)
-	}
+	audit := func(state string) { t.Helper(); p.audit(axe, state) }
 	audit("start")
 	p.upload(1)
 	audit("plan")
@@ -620,4 +642,75 @@ func TestPageAccessibility(t *testing.T) {
 	p.click("#solve-again")
 	p.waitAnswers(2)
 	audit("error")
+}
+
+// TestPageReveal plays a partial plan of a level with a hidden unit: after its last pour the
+// page asks which colour appeared, writes it in place of the "!" of next_level and solves
+// that. The server's answer for the screenshot is stubbed with the partial plan document
+// (status "partial", reveal, next_level) that package solver/hidden defines.
+func TestPageReveal(t *testing.T) {
+	const partial = `{"status": "partial", "optimal": false,
+  "moves": [{"from": 0, "to": 2, "count": 1, "color": "red"}],
+  "stats": {"algorithm": "endgame", "macros": false, "pours": 1, "expanded": 1, "generated": 0, "stored": 0, "peak_open": 0, "lower_bound": 0, "elapsed_ms": 1},
+  "level": {"capacity": 3, "tubes": [["?", "red"], ["blue", "blue"], ["red", "red"], []]},
+  "reveal": {"move": 0, "tube": 0}, "p_success": 1, "p_samples": 0,
+  "next_level": {"capacity": 3, "tubes": [["!"], ["blue", "blue"], ["red", "red", "red"], []]}}`
+	var mu sync.Mutex
+	var posted []byte
+	p := openPhoneWith(t, func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method == "POST" && r.URL.Path == "/api/solve" {
+				if strings.HasPrefix(r.Header.Get("Content-Type"), "multipart/") {
+					w.Header().Set("Content-Type", "application/json")
+					io.WriteString(w, partial)
+					return
+				}
+				body, _ := io.ReadAll(r.Body)
+				mu.Lock()
+				posted = body
+				mu.Unlock()
+				r.Body = io.NopCloser(bytes.NewReader(body))
+			}
+			h.ServeHTTP(w, r)
+		})
+	})
+	p.upload(1)
+	if got := p.text("#summary"); !strings.Contains(got, "shows a hidden unit in tube 1") || !strings.Contains(got, "100%") {
+		t.Errorf("summary %q", got)
+	}
+	if !eval[bool](p, `document.querySelector('#reveal').hidden`) {
+		t.Error("the reveal prompt shows before the pour that reveals")
+	}
+	p.do(chromedp.Click("#next"))
+	if got, want := p.board(), [][]string{{"!"}, {"blue", "blue"}, {"red", "red", "red"}, {}}; !slices.EqualFunc(got, want, slices.Equal) {
+		t.Errorf("after the revealing pour\n got %v\nwant %v", got, want)
+	}
+	if got := p.text("#reveal-title"); got != "Which colour appeared in tube 1?" {
+		t.Errorf("prompt %q", got)
+	}
+	if got := eval[[]string](p, `[...document.querySelectorAll('#reveal-swatches button')].map(b => b.dataset.color)`); !slices.Equal(got, []string{"red", "blue"}) {
+		t.Errorf("prompt offers %v, want the level's colours", got)
+	}
+	p.shot("9-reveal")
+	if axe, _ := findAxe(); axe != nil {
+		p.audit(axe, "reveal prompt")
+	}
+	p.click(`#reveal-swatches button[data-color="blue"]`)
+	p.waitAnswers(2)
+	mu.Lock()
+	var sent *solver.Level
+	err := json.Unmarshal(posted, &sent)
+	mu.Unlock()
+	if err != nil {
+		t.Fatalf("the page posted %s: %v", posted, err)
+	}
+	if got, want := tokens(sent), [][]string{{"blue"}, {"blue", "blue"}, {"red", "red", "red"}, {}}; !slices.EqualFunc(got, want, slices.Equal) {
+		t.Errorf("posted level %v, want %v", got, want)
+	}
+	if got := p.text("#summary"); !strings.Contains(got, "Shortest plan: 1 pour.") {
+		t.Errorf("after the reveal: summary %q, error %q", got, p.text("#error"))
+	}
+	if !eval[bool](p, `document.querySelector('#reveal').hidden`) {
+		t.Error("the reveal prompt stays after the next plan came")
+	}
 }

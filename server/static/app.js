@@ -17,6 +17,8 @@
     slate: '#4b7396', gold: '#d7aa28',
   };
   const HIDDEN = '?';
+  const PENDING = '!'; // a unit just revealed, whose colour the player tells
+  const unknown = (c) => c === HIDDEN || c === PENDING;
   const MAX_PER_ROW = 7;
 
   const $ = (id) => document.getElementById(id);
@@ -30,6 +32,7 @@
     mode: 'idle', // 'idle' | 'plan' | 'edit'
     edited: null, // the level being fixed, in edit mode
     chosen: null, // {tube, unit} the chooser is open for; unit null adds a unit
+    pending: null, // the next level of a partial plan, its "!" units being told
     urls: {}, // object URLs to revoke: png, gif
     answers: 0,
   };
@@ -50,7 +53,7 @@
     const seen = new Set();
     for (const t of level.tubes) {
       if (isCurtain(t)) seen.add(t.curtain);
-      else for (const c of t) if (c !== HIDDEN) seen.add(c);
+      else for (const c of t) if (!unknown(c)) seen.add(c);
     }
     return [...seen];
   }
@@ -71,7 +74,7 @@
     if (isCurtain(a) || isCurtain(b)) throw new Error(`${where}: a tube is behind a curtain`);
     if (a.length === 0) throw new Error(`${where}: tube ${tubeNo(m.from)} is empty`);
     const c = a[a.length - 1];
-    if (c === HIDDEN) throw new Error(`${where}: the top unit is hidden`);
+    if (unknown(c)) throw new Error(`${where}: the top unit is hidden`);
     if (b.length >= capacity) throw new Error(`${where}: tube ${tubeNo(m.to)} is full`);
     if (b.length > 0 && b[b.length - 1] !== c) throw new Error(`${where}: ${c} cannot go onto ${b[b.length - 1]}`);
     let run = 1;
@@ -243,17 +246,26 @@
 
   // ---- the plan ----
 
+  const pours = (n) => `${n} pour${n === 1 ? '' : 's'}`;
+
   function summaryOf(doc) {
     const n = doc.moves.length;
     switch (doc.status) {
       case 'solved':
         if (n === 0) return 'This level is already solved.';
-        return doc.optimal ? `Shortest plan: ${n} pours.` : `A plan of ${n} pours (not proven the shortest).`;
+        return doc.optimal ? `Shortest plan: ${pours(n)}.` : `A plan of ${pours(n)} (not proven the shortest).`;
+      case 'partial': {
+        let text = `Some units are hidden: play ${n === 1 ? 'this pour' : `these ${n} pours`}`;
+        if (doc.reveal) text += `; the last one shows a hidden unit in tube ${tubeNo(doc.reveal.tube)}, and then decant needs its colour`;
+        text += '.';
+        if (typeof doc.p_success === 'number') text += ` Chance of finishing: ${Math.round(doc.p_success * 100)}%.`;
+        return text;
+      }
       case 'unsolvable':
         return 'This position cannot be solved: no sequence of pours sorts it. If a colour was misread, fix it and solve again.';
       default:
         return n
-          ? `The search stopped on its time limit; the best plan it found has ${n} pours (maybe not the shortest).`
+          ? `The search stopped on its time limit; the best plan it found has ${pours(n)} (maybe not the shortest).`
           : 'The search stopped on its time limit before finding a plan. Try the fast search.';
     }
   }
@@ -268,7 +280,8 @@
       return;
     }
     state.level = doc.level;
-    state.plan = { status: doc.status, optimal: doc.optimal, moves: doc.moves };
+    state.plan = { status: doc.status, optimal: doc.optimal, moves: doc.moves, nextLevel: doc.next_level || null };
+    state.pending = null;
     state.positions = positions;
     state.step = 0;
     revoke('gif');
@@ -331,7 +344,9 @@
     const n = moves.length;
     const k = state.step;
     const next = k < n ? moves[k] : null;
-    drawBoard(state.positions[k], state.level.capacity, { next });
+    // At the end of a partial plan, the server's next position shows the revealed unit as "!".
+    const reveal = !next && state.plan.nextLevel && hasPending(state.plan.nextLevel);
+    drawBoard(reveal ? state.plan.nextLevel.tubes : state.positions[k], state.level.capacity, { next });
     $('counter').textContent = `pour ${k} of ${n}`;
     $('prev').disabled = k === 0;
     $('next').disabled = k >= n;
@@ -341,6 +356,8 @@
       text.textContent = 'The level as read.';
     } else if (next) {
       text.textContent = `${k === 0 ? 'Start. ' : ''}Next: ${describe(next)}.`;
+    } else if (state.plan.nextLevel && hasPending(state.plan.nextLevel)) {
+      text.textContent = 'A hidden unit shows now.';
     } else {
       const done = document.createElement('span');
       done.className = 'done';
@@ -348,6 +365,52 @@
       text.append(done);
     }
     [...$('moves').children].forEach((li, i) => li.classList.toggle('current', i === k));
+    showRevealPrompt(reveal);
+  }
+
+  // ---- hidden units: the player tells what a pour revealed, and the level is planned on ----
+
+  const hasPending = (level) => level.tubes.some((t) => !isCurtain(t) && t.includes(PENDING));
+
+  // showRevealPrompt asks which colour appeared where the next level has its first "!".
+  function showRevealPrompt(on) {
+    $('reveal').hidden = !on;
+    if (!on) return;
+    if (!state.pending) state.pending = cloneLevel(state.plan.nextLevel);
+    const tube = state.pending.tubes.findIndex((t) => !isCurtain(t) && t.includes(PENDING));
+    $('reveal-title').textContent = `Which colour appeared in tube ${tubeNo(tube)}?`;
+    const known = levelColours(state.level);
+    $('reveal-swatches').replaceChildren();
+    for (const c of known) swatch(c, null, $('reveal-swatches'), revealed);
+    $('reveal-more').replaceChildren();
+    for (const c of Object.keys(PALETTE)) if (!known.includes(c)) swatch(c, null, $('reveal-more'), revealed);
+  }
+
+  // revealed writes the colour in place of the first "!" and, once none is left, plans on.
+  async function revealed(colour) {
+    const tube = state.pending.tubes.find((t) => !isCurtain(t) && t.includes(PENDING));
+    tube[tube.indexOf(PENDING)] = colour;
+    if (hasPending(state.pending)) {
+      showRevealPrompt(true);
+      $('reveal-swatches').firstElementChild.focus();
+      return;
+    }
+    clearError();
+    setStatus('Planning the next pours…');
+    busy(true);
+    const r = await call(`/api/solve${fastQuery()}`, {
+      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(state.pending),
+    });
+    busy(false);
+    if (r.ok) {
+      showPlan(r.doc, false);
+      $('step-text').focus();
+    } else {
+      state.pending = null;
+      setStatus('');
+      showError(r.error, 'The next pours could not be planned.');
+    }
+    answered();
   }
 
   function setupStepping() {
@@ -435,6 +498,7 @@
       const tube = el('g', { 'data-tube': i }, board);
       if (next && next.from === i) tube.classList.add('from');
       if (next && next.to === i) tube.classList.add('to');
+      if (!isCurtain(t) && t.includes(PENDING)) tube.classList.add('to');
       const unitX = p.x + 4;
       const unitW = g.tubeW - 8;
       const unitY = (j) => p.bottom - (j + 1) * g.unitH;
@@ -448,11 +512,12 @@
           const unit = el('g', { 'data-unit': j }, tube);
           const r = el('rect', {
             x: unitX, y: unitY(j), width: unitW, height: g.unitH - 1, rx: j === 0 ? 8 : 2,
-            class: 'unit', fill: name === HIDDEN ? '#33353d' : colourOf(name), 'data-color': name,
+            class: 'unit', fill: unknown(name) ? '#33353d' : colourOf(name), 'data-color': name,
           }, unit);
-          if (name === HIDDEN) el('text', { x: p.x + g.tubeW / 2, y: unitY(j) + g.unitH / 2, class: 'glyph' }, unit).textContent = '?';
+          if (unknown(name)) el('text', { x: p.x + g.tubeW / 2, y: unitY(j) + g.unitH / 2, class: 'glyph' }, unit).textContent = name;
           if (next && next.from === i && j >= t.length - next.count) r.classList.add('moving');
-          if (opts.edit) editable(r, unit, i, j, `Tube ${tubeNo(i)}, unit ${j + 1} from the bottom: ${name === HIDDEN ? 'hidden' : name}`);
+          if (name === PENDING) r.classList.add('moving');
+          if (opts.edit) editable(r, unit, i, j, `Tube ${tubeNo(i)}, unit ${j + 1} from the bottom: ${unknown(name) ? 'hidden' : name}`);
         });
         if (next && next.to === i) {
           for (let j = t.length; j < t.length + next.count; j++) {
@@ -523,6 +588,7 @@
     $('edit-tools').hidden = !edit;
     $('actions').hidden = edit;
     $('shot').hidden = edit || !state.urls.png;
+    if (edit) $('reveal').hidden = true;
     $('all-pours').hidden = edit || !state.plan || state.plan.moves.length === 0;
     $('stepper').hidden = mode !== 'plan' || !state.plan || state.plan.moves.length === 0;
     $('result-title').textContent = edit ? 'Fix the colours' : 'The plan';
@@ -555,7 +621,7 @@
     for (const t of tubes) {
       if (isCurtain(t)) continue;
       for (const c of t) {
-        if (c === HIDDEN) hidden++;
+        if (unknown(c)) hidden++;
         else counts.set(c, (counts.get(c) || 0) + 1);
       }
     }
@@ -576,7 +642,7 @@
     p.append('.');
   }
 
-  function swatch(name, current, parent) {
+  function swatch(name, current, parent, onChoose = (c) => applyChoice({ color: c })) {
     const b = document.createElement('button');
     b.type = 'button';
     b.dataset.color = name;
@@ -586,7 +652,7 @@
     chip.style.background = colourOf(name);
     chip.setAttribute('aria-hidden', 'true');
     b.append(chip, name === current ? `${name} (now)` : name);
-    b.addEventListener('click', () => applyChoice({ color: name }));
+    b.addEventListener('click', () => onChoose(name));
     parent.append(b);
   }
 
