@@ -352,17 +352,21 @@
     $('next').disabled = k >= n;
     const text = $('step-text');
     text.replaceChildren();
+    // The counter is not announced on its own: the step's text carries it for screen readers.
+    const where = document.createElement('span');
+    where.className = 'visually-hidden';
+    where.textContent = `Pour ${k} of ${n}. `;
     if (state.plan.status !== 'solved' && n === 0) {
-      text.textContent = 'The level as read.';
+      text.append('The level as read.');
     } else if (next) {
-      text.textContent = `${k === 0 ? 'Start. ' : ''}Next: ${describe(next)}.`;
+      text.append(where, `${k === 0 ? 'Start. ' : ''}Next: ${describe(next)}.`);
     } else if (state.plan.nextLevel && hasPending(state.plan.nextLevel)) {
-      text.textContent = 'A hidden unit shows now.';
+      text.append(where, 'A hidden unit shows now.');
     } else {
       const done = document.createElement('span');
       done.className = 'done';
       done.textContent = state.plan.status === 'solved' ? 'Sorted! Every tube is one colour.' : 'The end of the best plan found.';
-      text.append(done);
+      text.append(where, done);
     }
     [...$('moves').children].forEach((li, i) => li.classList.toggle('current', i === k));
     showRevealPrompt(reveal);
