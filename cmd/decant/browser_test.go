@@ -564,6 +564,10 @@ func TestPageEditAndResolve(t *testing.T) {
 	if got := p.text("#error"); !strings.Contains(got, bad.Error.Message) {
 		t.Errorf("error shown %q, want the API's %q", got, bad.Error.Message)
 	}
+	if !eval[bool](p, `document.querySelector('#edit-tools').contains(document.querySelector('#error'))`) {
+		t.Error("the error is not shown by the Solve again button")
+	}
+	p.shot("6b-edit-error")
 	if !eval[bool](p, `!document.querySelector('#edit-tools').hidden`) {
 		t.Error("the editor closed on an error")
 	}
@@ -617,6 +621,40 @@ func TestPageEditAndResolve(t *testing.T) {
 	if got := p.text("#counter"); got != fmt.Sprintf("pour 1 of %d", len(wantPlan.Moves)) {
 		t.Errorf("cancel lost the place in the plan: %q", got)
 	}
+
+	// A screenshot with hidden units, which the solver refuses, opens in the editor as read.
+	hidden, err := filepath.Abs("../../testdata/fixtures/wood-hidden.jpg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused := p.apiImage(readFile(t, hidden))
+	if refused.Error == nil || refused.Error.Code != "hidden_units" {
+		t.Fatalf("the API's answer for hidden units: %+v", refused.Error)
+	}
+	p.do(chromedp.SetUploadFiles("#file", []string{hidden}))
+	p.waitAnswers(4)
+	if got := p.text("#error"); !strings.Contains(got, refused.Error.Message) {
+		t.Errorf("error shown %q, want the API's %q", got, refused.Error.Message)
+	}
+	if !eval[bool](p, `!document.querySelector('#edit-tools').hidden && document.querySelector('#stepper').hidden`) {
+		t.Error("the refused reading did not open in the editor")
+	}
+	var asRead struct {
+		Level *solver.Level `json:"level"`
+	}
+	res, err := http.Post(p.srv.URL+"/api/read", "image/jpeg", bytes.NewReader(readFile(t, hidden)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	json.NewDecoder(res.Body).Decode(&asRead)
+	res.Body.Close()
+	if asRead.Level == nil || !asRead.Level.HasHidden() {
+		t.Fatalf("the API read no hidden units: %v", asRead.Level)
+	}
+	if got, want := p.board(), tokens(asRead.Level); !slices.EqualFunc(got, want, slices.Equal) {
+		t.Errorf("the reading in the editor\n got %v\nwant %v", got, want)
+	}
+	p.shot("7b-hidden-editor")
 }
 
 // TestPageAccessibility runs axe-core in the page's states — start, plan, editor, colour

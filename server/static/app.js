@@ -133,8 +133,12 @@
     network: 'Check the connection and try again.',
   };
 
-  function showError(err, what) {
+  // showError shows an API error's message, with a hint for its code, just before near (the
+  // control the player used) or else under the picker, and scrolls it into view.
+  function showError(err, what, near) {
     const box = $('error');
+    if (near) near.before(box);
+    else $('status').after(box);
     box.replaceChildren();
     const head = document.createElement('strong');
     head.textContent = what || 'That did not work.';
@@ -149,6 +153,7 @@
     }
     box.dataset.code = err.code;
     box.hidden = false;
+    box.scrollIntoView({ block: 'nearest' });
   }
 
   function clearError() {
@@ -412,7 +417,7 @@
     } else {
       state.pending = null;
       setStatus('');
-      showError(r.error, 'The next pours could not be planned.');
+      showError(r.error, 'The next pours could not be planned.', $('reveal'));
     }
     answered();
   }
@@ -597,13 +602,18 @@
     $('stepper').hidden = mode !== 'plan' || !state.plan || state.plan.moves.length === 0;
     $('result-title').textContent = edit ? 'Fix the colours' : 'The plan';
     if (edit) drawEdit();
-    else if (mode === 'plan') drawStep();
+    else if (mode === 'plan') {
+      $('summary').hidden = false;
+      drawStep();
+    }
   }
 
   // startEdit opens the editor on a level (the current plan's when none is given).
   function startEdit(level, fromError) {
     state.edited = cloneLevel(level || state.level);
     state.chosen = null;
+    // The plan's summary does not describe the level being fixed.
+    $('summary').hidden = !fromError;
     if (fromError) {
       state.plan = null;
       $('summary').textContent = 'This is what decant read. Fix what it got wrong, then solve again.';
@@ -722,7 +732,7 @@
       showPlan(r.doc, false);
     } else {
       setStatus('');
-      showError(r.error, 'The fixed level could not be solved.');
+      showError(r.error, 'The fixed level could not be solved.', $('solve-again'));
     }
     answered();
   }
@@ -766,7 +776,7 @@
     answered();
     if (!r.ok) {
       setStatus('');
-      showError(r.error, 'The GIF could not be made.');
+      showError(r.error, 'The GIF could not be made.', $('actions'));
       return;
     }
     revoke('gif');
