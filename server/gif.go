@@ -17,11 +17,11 @@ type Animator interface {
 	GIF(ctx context.Context, l *solver.Level, moves []solver.Move) ([]byte, error)
 }
 
-// Bounds of POST /api/gif: a frame takes a renderer a few hundred milliseconds of one core,
-// so long plans are refused (the page steps through them instead), and so is an animation
-// that came out larger than a phone should download.
+// Bounds of POST /api/gif: a 360×800 frame takes the renderer about 180 ms of one core (most
+// of it mapping pixels to the GIF palette), so long plans are refused (the page steps through
+// them instead), and so is an animation larger than a phone should download.
 const (
-	MaxGIFPours   = 120
+	MaxGIFPours   = 80
 	MaxGIFBytes   = 8 << 20
 	maxGIFRequest = 1 << 20
 )
