@@ -17,13 +17,21 @@ import (
 	"github.com/decant/decant/solver"
 )
 
-//go:embed page.html
-var pageHTML []byte
-
-// staticFiles are the page's scripts, styles and images, served under /static/.
+// staticFiles are the phone page (static/index.html, served at /) and its scripts, styles and
+// images, served under /static/.
 //
 //go:embed all:static
 var staticFiles embed.FS
+
+// pageHTML is the phone page.
+var pageHTML = must(staticFiles.ReadFile("static/index.html"))
+
+func must(data []byte, err error) []byte {
+	if err != nil {
+		panic(err) // the page is embedded at build time: missing, the build is broken
+	}
+	return data
+}
 
 func (s *Server) page(c *gin.Context) {
 	c.Header("Cache-Control", "no-cache")

@@ -46,6 +46,7 @@ type Screenshot interface {
 // Config sets the service's limits. Zero values take the defaults.
 type Config struct {
 	Reader    Reader        // nil: image uploads are refused
+	Animator  Animator      // nil: POST /api/gif is refused
 	MaxUpload int64         // bytes; default 20 MiB
 	MaxPixels int64         // decoded width × height; default 25,000,000
 	Timeout   time.Duration // per search; default 10 s
@@ -185,6 +186,7 @@ func New(cfg Config) *Server {
 	get("/openapi.yaml", s.openapi)
 	r.POST("/api/solve", s.solve)
 	r.POST("/api/read", s.read)
+	r.POST("/api/gif", s.gif)
 	r.NoRoute(func(c *gin.Context) {
 		s.fail(c, solver.Errorf(solver.CodeNotFound, "no route %s %s", c.Request.Method, c.Request.URL.Path))
 	})

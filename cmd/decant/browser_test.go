@@ -1,21 +1,40 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/base64"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
 	"io"
 	"log/slog"
+	"mime/multipart"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/decant/decant/server"
+	"github.com/decant/decant/solver"
 )
+
+var pageShots = flag.String("page-shots", "", "write screenshots of the phone page (360×800) into this directory")
 
 // chromium finds Debian's headless browser; .ci/run installs it.
 func chromium(t *testing.T) string {
@@ -31,52 +50,705 @@ func chromium(t *testing.T) string {
 	return ""
 }
 
-// TestUploadPage drives the upload page in headless Chromium against the real server and
-// screenshot reader: upload the bundled level-98 screenshot, see the plan and the annotated
-// image.
-func TestUploadPage(t *testing.T) {
-	exe := chromium(t)
-	srv := httptest.NewServer(server.New(server.Config{Reader: visionReader{}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
-	defer srv.Close()
-	shot, err := filepath.Abs("../../testdata/seed-98.png")
-	if err != nil {
-		t.Fatal(err)
+// axeScript finds axe-core, which .ci/run installs with npm outside the repository.
+func axeScript(t *testing.T) []byte {
+	data, paths := findAxe()
+	if data != nil {
+		return data
 	}
+	if os.Getenv("CI") != "" {
+		t.Fatalf("no axe-core at %v: .ci/run should have installed it", paths)
+	}
+	t.Skipf("no axe-core at %v (npm install --prefix ~/.cache/decant-npm axe-core)", paths)
+	return nil
+}
+
+// findAxe returns axe-core's script, or nil and the paths it looked at.
+func findAxe() ([]byte, []string) {
+	var paths []string
+	if p := os.Getenv("AXE_CORE_JS"); p != "" {
+		paths = append(paths, p)
+	}
+	if dir, err := os.UserCacheDir(); err == nil {
+		paths = append(paths, filepath.Join(dir, "decant-npm", "node_modules", "axe-core", "axe.min.js"))
+	}
+	for _, p := range paths {
+		if data, err := os.ReadFile(p); err == nil {
+			return data, paths
+		}
+	}
+	return nil, paths
+}
+
+// phone is the phone page open in headless Chromium at 360×800 with touch, served by the real
+// server, reader and renderer.
+type phone struct {
+	t      *testing.T
+	ctx    context.Context
+	srv    *httptest.Server
+	mu     sync.Mutex
+	errors []string // uncaught exceptions and console errors
+}
+
+func openPhone(t *testing.T) *phone { return openPhoneWith(t, nil) }
+
+// openPhoneWith serves the page through wrap (nil: the server as it is).
+func openPhoneWith(t *testing.T, wrap func(http.Handler) http.Handler) *phone {
+	exe := chromium(t)
+	var h http.Handler = server.New(server.Config{
+		Reader: visionReader{}, Animator: gifAnimator{},
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+	})
+	if wrap != nil {
+		h = wrap(h)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(exe), chromedp.NoSandbox, chromedp.DisableGPU,
 		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true), chromedp.Flag("disable-quic", true),
 		chromedp.UserDataDir(t.TempDir()))
-	alloc, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancel()
-	ctx, cancel := chromedp.NewContext(alloc)
-	defer cancel()
-	ctx, cancel = context.WithTimeout(ctx, 60*time.Second)
-	defer cancel()
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelCtx := chromedp.NewContext(alloc)
+	ctx, cancelTime := context.WithTimeout(ctx, 90*time.Second)
+	t.Cleanup(func() { cancelTime(); cancelCtx(); cancelAlloc() })
+	p := &phone{t: t, ctx: ctx, srv: srv}
 
-	err = chromedp.Do(ctx,
-		chromedp.Navigate(srv.URL+"/"),
-		chromedp.SetUploadFiles("#image", []string{shot}),
-		chromedp.Click("button[type=submit]"),
-		chromedp.WaitVisible(`#annotated[src^="data:image/png"]`),
-	)
+	// Collect script errors and CSP violations: the page must run under its CSP without any.
+	const watch = `window.__violations = [];
+document.addEventListener('securitypolicyviolation', e => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));`
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(360, 800, chromedp.EmulateScale(2), chromedp.EmulateMobile, chromedp.EmulateTouch)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: watch}); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		for m, err := range chromedp.Console(ctx) {
+			if err != nil {
+				return
+			}
+			if m.Type == chromedp.ConsoleError || m.IsException() {
+				p.mu.Lock()
+				p.errors = append(p.errors, m.String())
+				p.mu.Unlock()
+			}
+		}
+	}()
+	p.do(chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible("#pick"))
+	t.Cleanup(p.checkClean)
+	return p
+}
+
+// checkClean fails the test on script errors or CSP violations seen while it ran.
+func (p *phone) checkClean() {
+	if v, err := chromedp.Run(p.ctx, chromedp.Evaluate[[]string](`window.__violations`)); err == nil && len(v) > 0 {
+		p.t.Errorf("content security policy violations: %v", v)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, e := range p.errors {
+		// A failed API call is logged by the browser as a resource error; the page shows it.
+		if strings.Contains(e, "Failed to load resource") {
+			continue
+		}
+		p.t.Errorf("browser console: %s", e)
+	}
+}
+
+func (p *phone) do(actions ...chromedp.Action[chromedp.Void]) {
+	p.t.Helper()
+	if err := chromedp.Do(p.ctx, actions...); err != nil {
+		p.t.Fatal(err)
+	}
+}
+
+func eval[T any](p *phone, js string) T {
+	p.t.Helper()
+	v, err := chromedp.Run(p.ctx, chromedp.Evaluate[T](js, chromedp.EvalAwaitPromise))
+	if err != nil {
+		p.t.Fatalf("%s: %v", js, err)
+	}
+	return v
+}
+
+// click scrolls the element to the middle of the screen, clear of the pour controls at the
+// bottom, and clicks it.
+func (p *phone) click(sel string) {
+	p.t.Helper()
+	eval[bool](p, fmt.Sprintf(`(document.querySelector(%q).scrollIntoView({block: 'center'}), true)`, sel))
+	p.do(chromedp.Click(sel))
+}
+
+func (p *phone) text(sel string) string {
+	p.t.Helper()
+	return eval[string](p, fmt.Sprintf(`document.querySelector(%q).textContent`, sel))
+}
+
+// waitAnswers waits until the page has had n answers from the API.
+func (p *phone) waitAnswers(n int) {
+	p.t.Helper()
+	p.do(chromedp.WaitReady(fmt.Sprintf(`body[data-answers="%d"]`, n)))
+}
+
+// board returns the tubes drawn on the page, each as its units' colour names bottom to top
+// (the level's tokens).
+func (p *phone) board() [][]string {
+	p.t.Helper()
+	return eval[[][]string](p, `[...document.querySelectorAll('#board [data-tube]')].map(g => {
+  const c = g.querySelector('[data-curtain]');
+  return c ? ['curtain:' + c.dataset.curtain] : [...g.querySelectorAll('rect[data-color]')].map(r => r.dataset.color);
+})`)
+}
+
+// audit runs axe-core (injected on first use) on the page as it is and fails the test on any
+// violation.
+func (p *phone) audit(axe []byte, state string) {
+	p.t.Helper()
+	if !eval[bool](p, `typeof axe === 'object'`) {
+		if _, err := chromedp.Run(p.ctx, chromedp.Evaluate[bool](string(axe)+";true")); err != nil {
+			p.t.Fatal(err)
+		}
+	}
+	type node struct {
+		Target []string `json:"target"`
+	}
+	type violation struct {
+		ID     string `json:"id"`
+		Impact string `json:"impact"`
+		Help   string `json:"help"`
+		Nodes  []node `json:"nodes"`
+	}
+	vs := eval[[]violation](p, `axe.run(document).then(r => r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map(n => ({target: n.target.map(String)}))})))`)
+	for _, v := range vs {
+		var where []string
+		for _, n := range v.Nodes {
+			where = append(where, strings.Join(n.Target, " "))
+		}
+		p.t.Errorf("%s: axe %s (%s): %s at %v", state, v.ID, v.Impact, v.Help, where)
+	}
+}
+
+// shot saves the viewport as a PNG under -page-shots.
+func (p *phone) shot(name string) {
+	p.t.Helper()
+	if *pageShots == "" {
+		return
+	}
+	png, err := chromedp.Run(p.ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	if err := os.MkdirAll(*pageShots, 0o755); err != nil {
+		p.t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(*pageShots, name+".png"), png, 0o644); err != nil {
+		p.t.Fatal(err)
+	}
+}
+
+// swipe drags one finger across the board horizontally by dx CSS pixels.
+func (p *phone) swipe(dx float64) {
+	p.t.Helper()
+	box := eval[[]float64](p, `(() => { const r = document.querySelector('#board').getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; })()`)
+	x, y := box[0]-dx/2, box[1]
+	p.do(chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		touch := func(typ input.DispatchTouchEventType, pts ...*input.TouchPoint) error {
+			_, err := cdp.Call(ctx, t, input.DispatchTouchEvent, input.DispatchTouchEventParams{Type: typ, TouchPoints: pts})
+			return err
+		}
+		if err := touch(input.DispatchTouchEventTypeTouchStart, &input.TouchPoint{X: x, Y: y}); err != nil {
+			return err
+		}
+		for i := 1; i <= 5; i++ {
+			if err := touch(input.DispatchTouchEventTypeTouchMove, &input.TouchPoint{X: x + dx*float64(i)/5, Y: y}); err != nil {
+				return err
+			}
+		}
+		return touch(input.DispatchTouchEventTypeTouchEnd)
+	}))
+}
+
+// upload picks the bundled level-98 screenshot and waits for the page's nth answer.
+func (p *phone) upload(n int) {
+	p.t.Helper()
+	shot, err := filepath.Abs("../../testdata/seed-98.png")
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	p.do(chromedp.SetUploadFiles("#file", []string{shot}))
+	p.waitAnswers(n)
+}
+
+// apiPlan is what POST /api/solve answers, asked directly.
+type apiPlan struct {
+	Status string              `json:"status"`
+	Moves  []solver.ReportMove `json:"moves"`
+	Level  *solver.Level       `json:"level"`
+	Error  *struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+func (p *phone) api(contentType string, body []byte) apiPlan {
+	p.t.Helper()
+	res, err := http.Post(p.srv.URL+"/api/solve?annotate=0", contentType, bytes.NewReader(body))
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var doc apiPlan
+	if err := json.NewDecoder(res.Body).Decode(&doc); err != nil {
+		p.t.Fatal(err)
+	}
+	return doc
+}
+
+func (p *phone) apiImage(data []byte) apiPlan {
+	p.t.Helper()
+	var buf bytes.Buffer
+	w := multipart.NewWriter(&buf)
+	fw, _ := w.CreateFormFile("image", "shot.png")
+	fw.Write(data)
+	w.Close()
+	return p.api(w.FormDataContentType(), buf.Bytes())
+}
+
+func tokens(l *solver.Level) [][]string {
+	out := make([][]string, len(l.Tubes))
+	for i := range l.Tubes {
+		out[i] = l.Tokens(i)
+	}
+	return out
+}
+
+// movesOf turns a plan document's moves back into solver moves on l.
+func movesOf(t *testing.T, l *solver.Level, rm []solver.ReportMove) []solver.Move {
+	out := make([]solver.Move, len(rm))
+	for i, m := range rm {
+		c := slices.Index(l.Names, m.Color)
+		if c < 1 {
+			t.Fatalf("move %d: colour %q not in the level", i+1, m.Color)
+		}
+		out[i] = solver.Move{From: m.From, To: m.To, Count: m.Count, Color: solver.Color(c)}
+	}
+	return out
+}
+
+func readFile(t *testing.T, name string) []byte {
+	data, err := os.ReadFile(name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	status, err := chromedp.Run(ctx, chromedp.Text("#status"))
+	return data
+}
+
+// TestPageUpload picks, pastes and drops the level-98 screenshot, and sees the reading drawn,
+// the plan, the annotated PNG and the GIF; a screenshot without a puzzle shows the API's error.
+func TestPageUpload(t *testing.T) {
+	p := openPhone(t)
+	p.shot("1-start")
+	data := readFile(t, "../../testdata/seed-98.png")
+	want := p.apiImage(data)
+	if want.Error != nil {
+		t.Fatalf("the API refused the screenshot: %+v", want.Error)
+	}
+
+	check := func(how string) {
+		t.Helper()
+		if got := p.text("#summary"); !strings.Contains(got, "Shortest plan: 40 pours") {
+			t.Errorf("%s: summary %q", how, got)
+		}
+		if got := p.text("#counter"); got != "pour 0 of 40" {
+			t.Errorf("%s: counter %q", how, got)
+		}
+		if got, want := p.board(), tokens(want.Level); !slices.EqualFunc(got, want, slices.Equal) {
+			t.Errorf("%s: drawn level\n got %v\nwant %v", how, got, want)
+		}
+	}
+	p.upload(1)
+	check("picked")
+	p.shot("2-plan")
+	width := eval[int](p, `(async () => { const i = document.querySelector('#annotated'); await i.decode(); return i.naturalWidth; })()`)
+	href := eval[string](p, `document.querySelector('#png-link').href`)
+	if width != 1080 || !strings.HasPrefix(href, "blob:") {
+		t.Errorf("annotated image: %d px wide, link %q", width, href)
+	}
+
+	// Paste and drop hand the page the same file through a DataTransfer.
+	b64 := base64.StdEncoding.EncodeToString(data)
+	file := fmt.Sprintf(`(() => { const b = Uint8Array.from(atob(%q), c => c.charCodeAt(0)); const dt = new DataTransfer();
+  dt.items.add(new File([b], 'shot.png', {type: 'image/png'})); return dt; })()`, b64)
+	eval[bool](p, `document.dispatchEvent(new ClipboardEvent('paste', {clipboardData: `+file+`, bubbles: true, cancelable: true}))`)
+	p.waitAnswers(2)
+	check("pasted")
+	eval[bool](p, `document.body.dispatchEvent(new DragEvent('drop', {dataTransfer: `+file+`, bubbles: true, cancelable: true}))`)
+	p.waitAnswers(3)
+	check("dropped")
+
+	// The GIF: one frame per pour, from POST /api/gif.
+	p.click("#gif")
+	p.waitAnswers(4)
+	gif := eval[[]int](p, `(async () => { const i = new Image(); i.src = document.querySelector('#gif-link').href; await i.decode();
+  return [i.naturalWidth, i.naturalHeight]; })()`)
+	if !slices.Equal(gif, []int{360, 800}) {
+		t.Errorf("GIF download decodes to %v pixels, want 360×800", gif)
+	}
+	if got := p.text("#gif-link"); !strings.HasPrefix(got, "Save the GIF (") {
+		t.Errorf("GIF link %q", got)
+	}
+
+	// A picture without a puzzle: the API's message, shown as an alert.
+	var img bytes.Buffer
+	blank := image.NewRGBA(image.Rect(0, 0, 400, 800))
+	for i := range blank.Pix {
+		blank.Pix[i] = 200
+	}
+	blank.Set(10, 10, color.Black)
+	png.Encode(&img, blank)
+	bad := p.apiImage(img.Bytes())
+	if bad.Error == nil {
+		t.Fatal("the API read a blank picture")
+	}
+	name := filepath.Join(t.TempDir(), "blank.png")
+	os.WriteFile(name, img.Bytes(), 0o644)
+	p.do(chromedp.SetUploadFiles("#file", []string{name}))
+	p.waitAnswers(5)
+	if got := p.text("#error"); !strings.Contains(got, bad.Error.Message) {
+		t.Errorf("error shown %q, want the API's message %q", got, bad.Error.Message)
+	}
+	if code := eval[string](p, `document.querySelector('#error').dataset.code`); code != bad.Error.Code {
+		t.Errorf("error code %q, want %q", code, bad.Error.Code)
+	}
+	p.shot("3-error")
+}
+
+// TestPageStepping steps through the level-98 plan with the buttons, the keyboard and swipes,
+// and checks the position drawn after k pours against the solver's replay, with the next pour
+// highlighted.
+func TestPageStepping(t *testing.T) {
+	p := openPhone(t)
+	plan := p.apiImage(readFile(t, "../../testdata/seed-98.png"))
+	if plan.Error != nil {
+		t.Fatalf("the API refused the screenshot: %+v", plan.Error)
+	}
+	moves := movesOf(t, plan.Level, plan.Moves)
+	n := len(moves)
+
+	// The page's pour rule on a partial pour (a run of three blue, room for one), which the
+	// level-98 plan has none of; a count that breaks the rule is refused.
+	partial, err := solver.ParseCompact("4: red blue blue blue | red red blue | red |")
 	if err != nil {
 		t.Fatal(err)
 	}
-	img, err := chromedp.Run(ctx, chromedp.AttributeValue("#annotated", "src"))
+	blue := solver.Color(slices.Index(partial.Names, "blue"))
+	after, err := solver.Replay(partial, []solver.Move{{From: 0, To: 1, Count: 1, Color: blue}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := img.Value
-	moves, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll('#moves li').length`))
+	doc, _ := json.Marshal(partial)
+	got := eval[[][]string](p, `decant.replay(`+string(doc)+`, [{from: 0, to: 1, count: 1, color: "blue"}])[1]`)
+	if want := tokens(after); !slices.EqualFunc(got, want, slices.Equal) {
+		t.Errorf("partial pour: got %v, want %v", got, want)
+	}
+	if msg := eval[string](p, `(() => { try { decant.replay(`+string(doc)+`, [{from: 0, to: 1, count: 3, color: "blue"}]); return ""; } catch (e) { return e.message; } })()`); !strings.Contains(msg, "moves 1 blue") {
+		t.Errorf("a pour of 3 where 1 fits: %q, want it refused", msg)
+	}
+
+	p.upload(1)
+
+	check := func(how string, k int) {
+		t.Helper()
+		if got, want := p.text("#counter"), fmt.Sprintf("pour %d of %d", k, n); got != want {
+			t.Fatalf("%s: counter %q, want %q", how, got, want)
+		}
+		pos, err := solver.Replay(plan.Level, moves[:k])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := p.board(), tokens(pos); !slices.EqualFunc(got, want, slices.Equal) {
+			t.Errorf("%s: position after %d pours\n got %v\nwant %v", how, k, got, want)
+		}
+		hi := eval[[]int](p, `[document.querySelector('#board .from'), document.querySelector('#board .to')]
+  .map(g => g ? +g.dataset.tube : -1).concat([document.querySelectorAll('#board .moving').length])`)
+		want := []int{-1, -1, 0}
+		if k < n {
+			want = []int{moves[k].From, moves[k].To, moves[k].Count}
+		}
+		if !slices.Equal(hi, want) {
+			t.Errorf("%s: highlighted from, to, units %v, want %v", how, hi, want)
+		}
+	}
+	check("start", 0)
+	if !eval[bool](p, `document.querySelector('#prev').disabled`) {
+		t.Error("previous is enabled at the start")
+	}
+	for k := 1; k <= 3; k++ {
+		p.do(chromedp.Click("#next"))
+		check("next", k)
+	}
+	p.shot("4-step-3")
+	p.do(chromedp.Click("#prev"))
+	check("previous", 2)
+	p.do(chromedp.Focus("#next"), chromedp.KeyEvent(kb.ArrowRight))
+	check("arrow right", 3)
+	p.do(chromedp.KeyEvent(kb.ArrowLeft))
+	check("arrow left", 2)
+	p.swipe(-120)
+	check("swipe left", 3)
+	p.swipe(120)
+	check("swipe right", 2)
+	p.swipe(-20) // too short to be a swipe
+	check("short drag", 2)
+	p.do(chromedp.KeyEvent(kb.End))
+	check("end", n)
+	if !eval[bool](p, `document.querySelector('#next').disabled`) || !strings.Contains(p.text("#step-text"), "Sorted") {
+		t.Errorf("at the end: next enabled or no word of it: %q", p.text("#step-text"))
+	}
+	p.shot("5-end")
+	p.click("#all-pours summary")
+	p.click("#moves li:nth-child(7) button")
+	check("list", 6)
+}
+
+// TestPageEditAndResolve fixes colours by tapping units: a change that breaks the counts
+// shows the API's error, a consistent fix is solved again and stepped through; tubes are
+// added and removed.
+func TestPageEditAndResolve(t *testing.T) {
+	p := openPhone(t)
+	read := p.apiImage(readFile(t, "../../testdata/seed-98.png"))
+	if read.Error != nil {
+		t.Fatalf("the API refused the screenshot: %+v", read.Error)
+	}
+	p.upload(1)
+	p.click("#edit")
+	p.do(chromedp.WaitVisible("#edit-tools"))
+
+	// Two units of different colours in different tubes: swapping them keeps the counts.
+	l := read.Level
+	var a, b [2]int
+	a = [2]int{2, 0}
+	ca := l.Tokens(a[0])[a[1]]
+	for i := range l.Tubes {
+		if i != a[0] && len(l.Tubes[i]) > 0 && l.Tokens(i)[0] != ca {
+			b = [2]int{i, 0}
+			break
+		}
+	}
+	cb := l.Tokens(b[0])[b[1]]
+	choose := func(unit [2]int, colour string) {
+		t.Helper()
+		p.do(chromedp.Tap(fmt.Sprintf(`#board [data-edit="%d:%d"] rect`, unit[0], unit[1])),
+			chromedp.WaitVisible("#chooser"),
+			chromedp.Click(fmt.Sprintf(`#swatches button[data-color=%q]`, colour)),
+			chromedp.WaitNotVisible("#chooser"))
+	}
+	choose(a, cb)
+	if got := p.text("#counts"); !strings.Contains(got, ca+" has 3") || !strings.Contains(got, cb+" has 5") {
+		t.Errorf("counts after one change: %q", got)
+	}
+	p.shot("6-edit")
+
+	// Solving the half-fixed level shows the API's error.
+	half := l.Clone()
+	half.Tubes[a[0]][a[1]] = l.Tubes[b[0]][b[1]]
+	doc, _ := json.Marshal(half)
+	bad := p.api("application/json", doc)
+	if bad.Error == nil {
+		t.Fatal("the API solved a level with broken counts")
+	}
+	p.click("#solve-again")
+	p.waitAnswers(2)
+	if got := p.text("#error"); !strings.Contains(got, bad.Error.Message) {
+		t.Errorf("error shown %q, want the API's %q", got, bad.Error.Message)
+	}
+	if !eval[bool](p, `document.querySelector('#edit-tools').contains(document.querySelector('#error'))`) {
+		t.Error("the error is not shown by the Solve again button")
+	}
+	p.shot("6b-edit-error")
+	if !eval[bool](p, `!document.querySelector('#edit-tools').hidden`) {
+		t.Error("the editor closed on an error")
+	}
+
+	// The second half of the swap, by keyboard: focus the unit, Enter, choose.
+	p.do(chromedp.Focus(fmt.Sprintf(`#board [data-edit="%d:%d"]`, b[0], b[1])), chromedp.KeyEvent(kb.Enter),
+		chromedp.WaitVisible("#chooser"), chromedp.Click(fmt.Sprintf(`#swatches button[data-color=%q]`, ca)),
+		chromedp.WaitNotVisible("#chooser"))
+	if focused := eval[string](p, `document.activeElement.dataset.edit || ''`); focused != fmt.Sprintf("%d:%d", b[0], b[1]) {
+		t.Errorf("focus after choosing went to %q, not back to the unit", focused)
+	}
+	fixed := half.Clone()
+	fixed.Tubes[b[0]][b[1]] = l.Tubes[a[0]][a[1]]
+	wantPlan, _, err := solver.Solve(context.Background(), fixed, solver.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(status, "Shortest plan: 40 pours") || moves != 40 || len(src) < 10_000 {
-		t.Fatalf("status %q, %d moves listed, image data %d bytes", status, moves, len(src))
+	p.click("#solve-again")
+	p.waitAnswers(3)
+	if !eval[bool](p, `document.querySelector('#error').hidden`) {
+		t.Errorf("error after a consistent fix: %q", p.text("#error"))
+	}
+	if got, want := p.text("#counter"), fmt.Sprintf("pour 0 of %d", len(wantPlan.Moves)); got != want {
+		t.Errorf("counter after solving again %q, want %q", got, want)
+	}
+	if got, want := p.board(), tokens(fixed); !slices.EqualFunc(got, want, slices.Equal) {
+		t.Errorf("drawn fixed level\n got %v\nwant %v", got, want)
+	}
+	if !eval[bool](p, `document.querySelector('#png-link').hidden`) {
+		t.Error("the annotated screenshot of the old reading is still offered")
+	}
+	p.do(chromedp.Click("#next"))
+	pos, _ := solver.Replay(fixed, wantPlan.Moves[:1])
+	if got, want := p.board(), tokens(pos); !slices.EqualFunc(got, want, slices.Equal) {
+		t.Errorf("fixed level after one pour\n got %v\nwant %v", got, want)
+	}
+	p.shot("7-resolved")
+
+	// Add an empty tube, then remove it through its slot.
+	p.click("#edit")
+	p.click("#add-tube")
+	if got := len(p.board()); got != len(l.Tubes)+1 {
+		t.Errorf("%d tubes after adding one, want %d", got, len(l.Tubes)+1)
+	}
+	p.do(chromedp.Tap(fmt.Sprintf(`#board [data-edit="%d:add"] rect`, len(l.Tubes))), chromedp.WaitVisible("#chooser"),
+		chromedp.Click("#remove-tube"), chromedp.WaitNotVisible("#chooser"))
+	if got, want := p.board(), tokens(fixed); !slices.EqualFunc(got, want, slices.Equal) {
+		t.Errorf("after adding and removing a tube\n got %v\nwant %v", got, want)
+	}
+	p.click("#cancel-edit")
+	if got := p.text("#counter"); got != fmt.Sprintf("pour 1 of %d", len(wantPlan.Moves)) {
+		t.Errorf("cancel lost the place in the plan: %q", got)
+	}
+
+	// A screenshot with hidden units, which the solver refuses, opens in the editor as read.
+	hidden, err := filepath.Abs("../../testdata/fixtures/wood-hidden.jpg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused := p.apiImage(readFile(t, hidden))
+	if refused.Error == nil || refused.Error.Code != "hidden_units" {
+		t.Fatalf("the API's answer for hidden units: %+v", refused.Error)
+	}
+	p.do(chromedp.SetUploadFiles("#file", []string{hidden}))
+	p.waitAnswers(4)
+	if got := p.text("#error"); !strings.Contains(got, refused.Error.Message) {
+		t.Errorf("error shown %q, want the API's %q", got, refused.Error.Message)
+	}
+	if !eval[bool](p, `!document.querySelector('#edit-tools').hidden && document.querySelector('#stepper').hidden`) {
+		t.Error("the refused reading did not open in the editor")
+	}
+	var asRead struct {
+		Level *solver.Level `json:"level"`
+	}
+	res, err := http.Post(p.srv.URL+"/api/read", "image/jpeg", bytes.NewReader(readFile(t, hidden)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	json.NewDecoder(res.Body).Decode(&asRead)
+	res.Body.Close()
+	if asRead.Level == nil || !asRead.Level.HasHidden() {
+		t.Fatalf("the API read no hidden units: %v", asRead.Level)
+	}
+	if got, want := p.board(), tokens(asRead.Level); !slices.EqualFunc(got, want, slices.Equal) {
+		t.Errorf("the reading in the editor\n got %v\nwant %v", got, want)
+	}
+	p.shot("7b-hidden-editor")
+}
+
+// TestPageAccessibility runs axe-core in the page's states — start, plan, editor, colour
+// chooser, error — and fails on any violation.
+func TestPageAccessibility(t *testing.T) {
+	axe := axeScript(t)
+	p := openPhone(t)
+	audit := func(state string) { t.Helper(); p.audit(axe, state) }
+	audit("start")
+	p.upload(1)
+	audit("plan")
+	p.do(chromedp.Click("#next"))
+	p.click("#all-pours summary")
+	p.click("#shot summary")
+	audit("stepping, lists open")
+	p.click("#edit")
+	p.do(chromedp.WaitVisible("#edit-tools"))
+	audit("editor")
+	p.do(chromedp.Tap(`#board [data-edit="2:0"] rect`), chromedp.WaitVisible("#chooser"), chromedp.Click("#more-colours summary"))
+	audit("colour chooser")
+	p.shot("8-chooser")
+	p.do(chromedp.Click(`#swatches button:not([aria-pressed="true"])`), chromedp.WaitNotVisible("#chooser"))
+	p.click("#solve-again")
+	p.waitAnswers(2)
+	audit("error")
+}
+
+// TestPageReveal plays a partial plan of a level with a hidden unit: after its last pour the
+// page asks which colour appeared, writes it in place of the "!" of next_level and solves
+// that. The server's answer for the screenshot is stubbed with the partial plan document
+// (status "partial", reveal, next_level) that package solver/hidden defines.
+func TestPageReveal(t *testing.T) {
+	const partial = `{"status": "partial", "optimal": false,
+  "moves": [{"from": 0, "to": 2, "count": 1, "color": "red"}],
+  "stats": {"algorithm": "endgame", "macros": false, "pours": 1, "expanded": 1, "generated": 0, "stored": 0, "peak_open": 0, "lower_bound": 0, "elapsed_ms": 1},
+  "level": {"capacity": 3, "tubes": [["?", "red"], ["blue", "blue"], ["red", "red"], []]},
+  "reveal": {"move": 0, "tube": 0}, "p_success": 1, "p_samples": 0,
+  "next_level": {"capacity": 3, "tubes": [["!"], ["blue", "blue"], ["red", "red", "red"], []]}}`
+	var mu sync.Mutex
+	var posted []byte
+	p := openPhoneWith(t, func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method == "POST" && r.URL.Path == "/api/solve" {
+				if strings.HasPrefix(r.Header.Get("Content-Type"), "multipart/") {
+					w.Header().Set("Content-Type", "application/json")
+					io.WriteString(w, partial)
+					return
+				}
+				body, _ := io.ReadAll(r.Body)
+				mu.Lock()
+				posted = body
+				mu.Unlock()
+				r.Body = io.NopCloser(bytes.NewReader(body))
+			}
+			h.ServeHTTP(w, r)
+		})
+	})
+	p.upload(1)
+	if got := p.text("#summary"); !strings.Contains(got, "shows a hidden unit in tube 1") || !strings.Contains(got, "100%") {
+		t.Errorf("summary %q", got)
+	}
+	if !eval[bool](p, `document.querySelector('#reveal').hidden`) {
+		t.Error("the reveal prompt shows before the pour that reveals")
+	}
+	p.do(chromedp.Click("#next"))
+	if got, want := p.board(), [][]string{{"!"}, {"blue", "blue"}, {"red", "red", "red"}, {}}; !slices.EqualFunc(got, want, slices.Equal) {
+		t.Errorf("after the revealing pour\n got %v\nwant %v", got, want)
+	}
+	if got := p.text("#reveal-title"); got != "Which colour appeared in tube 1?" {
+		t.Errorf("prompt %q", got)
+	}
+	if got := eval[[]string](p, `[...document.querySelectorAll('#reveal-swatches button')].map(b => b.dataset.color)`); !slices.Equal(got, []string{"red", "blue"}) {
+		t.Errorf("prompt offers %v, want the level's colours", got)
+	}
+	p.shot("9-reveal")
+	if axe, _ := findAxe(); axe != nil {
+		p.audit(axe, "reveal prompt")
+	}
+	p.click(`#reveal-swatches button[data-color="blue"]`)
+	p.waitAnswers(2)
+	mu.Lock()
+	var sent *solver.Level
+	err := json.Unmarshal(posted, &sent)
+	mu.Unlock()
+	if err != nil {
+		t.Fatalf("the page posted %s: %v", posted, err)
+	}
+	if got, want := tokens(sent), [][]string{{"blue"}, {"blue", "blue"}, {"red", "red", "red"}, {}}; !slices.EqualFunc(got, want, slices.Equal) {
+		t.Errorf("posted level %v, want %v", got, want)
+	}
+	if got := p.text("#summary"); !strings.Contains(got, "Shortest plan: 1 pour.") {
+		t.Errorf("after the reveal: summary %q, error %q", got, p.text("#error"))
+	}
+	if !eval[bool](p, `document.querySelector('#reveal').hidden`) {
+		t.Error("the reveal prompt stays after the next plan came")
 	}
 }

@@ -100,7 +100,7 @@ func (c *serveCmd) Run(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	srv := server.New(server.Config{
-		Reader: visionReader{}, Warmup: warmup,
+		Reader: visionReader{}, Animator: gifAnimator{}, Warmup: warmup,
 		Timeout: c.timeout, MaxUpload: int64(c.maxUploadMB) << 20, MaxPixels: vision.MaxPixels,
 		MaxMemory: int64(c.maxMemMB) << 20, MemoryBudget: budget,
 		MaxSearches: c.searches, Readers: c.readers, MaxQueue: c.queue, QueueWait: c.queueWait,
