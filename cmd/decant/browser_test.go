@@ -573,7 +573,9 @@ func TestPageEditAndResolve(t *testing.T) {
 	}
 
 	// The second half of the swap, by keyboard: focus the unit, Enter, choose.
-	p.do(chromedp.Focus(fmt.Sprintf(`#board [data-edit="%d:%d"]`, b[0], b[1])), chromedp.KeyEvent(kb.Enter),
+	p.do(chromedp.Focus(fmt.Sprintf(`#board [data-edit="%d:%d"]`, b[0], b[1])))
+	p.shot("6c-keyboard-focus")
+	p.do(chromedp.KeyEvent(kb.Enter),
 		chromedp.WaitVisible("#chooser"), chromedp.Click(fmt.Sprintf(`#swatches button[data-color=%q]`, ca)),
 		chromedp.WaitNotVisible("#chooser"))
 	if focused := eval[string](p, `document.activeElement.dataset.edit || ''`); focused != fmt.Sprintf("%d:%d", b[0], b[1]) {
