@@ -7,9 +7,11 @@ WORKDIR /src
 COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
-RUN go build -trimpath -o /out/decant ./cmd/decant
+# decant solves level files without OpenCV and hands images to decant-vision beside it.
+RUN CGO_ENABLED=0 go build -trimpath -tags novision -o /out/decant ./cmd/decant \
+ && go build -trimpath -o /out/decant-vision ./cmd/decant
 
-# Runtime: only the OpenCV libraries the binary links (objdump -p decant | grep NEEDED).
+# Runtime: only the OpenCV libraries decant-vision links (objdump -p decant-vision | grep NEEDED).
 FROM debian:bookworm-slim
 RUN apt-get update \
  && apt-get install -y --no-install-recommends \
@@ -18,7 +20,7 @@ RUN apt-get update \
       libopencv-calib3d406 libopencv-dnn406 libopencv-photo406 \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --uid 10001 --no-create-home decant
-COPY --from=build /out/decant /usr/local/bin/decant
+COPY --from=build /out/decant /out/decant-vision /usr/local/bin/
 USER decant
 EXPOSE 8080
 HEALTHCHECK --interval=30s --timeout=5s --start-period=5s --retries=3 \

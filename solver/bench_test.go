@@ -19,10 +19,16 @@ import (
 //
 //	go test ./solver -run '^$' -bench . -benchtime 20x
 //	go test ./solver -run TestReport -report -v
+//	go test ./solver -run TestHardTier -hard -v -timeout 30m
+//	go test ./solver -run TestMacroSummary -macros -v -timeout 30m
 //
 // Times are measured, never asserted: the machine is shared and noisy.
 
-var report = flag.Bool("report", false, "print the solver's benchmark tables (seed levels and level classes)")
+var (
+	report      = flag.Bool("report", false, "print the solver's benchmark tables (seed levels and level classes)")
+	hard        = flag.Bool("hard", false, "run the hard tier: every default-mode verdict within hardStates stored states")
+	macroTables = flag.Bool("macros", false, "compare states expanded with and without macros on every benchmark level")
+)
 
 var seedFiles = []string{"seed-89", "seed-97", "seed-98"}
 
@@ -195,4 +201,96 @@ func TestReport(t *testing.T) {
 			ms(r.times[len(r.times)/2]), ms(r.times[len(r.times)-1]), worstU, r.maxStored, float64(r.maxMemory)/(1<<20))
 	}
 	w.Flush()
+}
+
+// hardStates is the hard tier's gate: every default-mode verdict (an optimal plan or a proof of
+// unsolvability) within this many stored states. Stored states do not depend on the machine.
+const hardStates = 100_000
+
+// hardTier is a seeded set of levels where proofs are slow: many colours with two empty tubes
+// (often unsolvable), with three (26 colours used to run out of memory), and capacities 5-6.
+func hardTier() []levelClass {
+	return []levelClass{
+		{"24-30 colours, 2 empty, cap 4", deals([]int{24, 26, 28, 30}, 4, 2, 5), solver.Options{}},
+		{"14-26 colours, 3 empty, cap 4", deals([]int{14, 18, 22, 26}, 4, 3, 5), solver.Options{}},
+		{"12-16 colours, 2 empty, cap 5", deals([]int{12, 14, 16}, 5, 2, 3), solver.Options{}},
+		{"12-16 colours, 2 empty, cap 6", deals([]int{12, 14, 16}, 6, 2, 3), solver.Options{}},
+	}
+}
+
+// TestHardTier prints each hard level's verdict, stored states and time, and fails when a
+// verdict needs more than hardStates stored states or is missing.
+func TestHardTier(t *testing.T) {
+	if !*hard {
+		t.Skip("run with -hard to run the hard tier")
+	}
+	w := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(w, "class\tlevel\tverdict\tpours\tlower bound\texpanded\tstored\tms\t")
+	over := 0
+	for _, c := range hardTier() {
+		for i, l := range c.levels {
+			plan, stats, err := solver.Solve(context.Background(), l, c.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if plan.Status == solver.StatusSolved {
+				if err := solver.CheckPlan(l, plan.Moves); err != nil {
+					t.Fatal(err)
+				}
+			}
+			verdict := string(plan.Status)
+			if plan.Status == solver.StatusSolved && !plan.Optimal || plan.Status == solver.StatusUnknown || stats.Stored > hardStates {
+				verdict += " (over)"
+				over++
+			}
+			fmt.Fprintf(w, "%s\t%d\t%s\t%d\t%d\t%d\t%d\t%.1f\t\n", c.name, i, verdict, len(plan.Moves), stats.LowerBound,
+				stats.Expanded, stats.Stored, ms(stats.Elapsed))
+		}
+	}
+	w.Flush()
+	if over > 0 {
+		t.Errorf("%d hard levels without a verdict within %d stored states", over, hardStates)
+	}
+}
+
+// TestMacroSummary compares states expanded by the default search (macros) and without macros
+// on every benchmark level of the report and the hard tier.
+func TestMacroSummary(t *testing.T) {
+	if !*macroTables {
+		t.Skip("run with -macros to compare macros and no macros")
+	}
+	var levels []*solver.Level
+	for _, f := range seedFiles {
+		levels = append(levels, loadLevel(t, "../testdata/levels/"+f+".txt"))
+	}
+	for _, c := range append(levelClasses(), hardTier()...) {
+		if !c.opts.Fast {
+			levels = append(levels, c.levels...)
+		}
+	}
+	var within, macrosBetter, plainBetter int
+	var sumM, sumP int
+	worst := 0.0
+	for _, l := range levels {
+		_, m, _ := solver.Solve(context.Background(), l, solver.Options{})
+		_, p, _ := solver.Solve(context.Background(), l, solver.Options{NoMacros: true})
+		sumM += m.Expanded
+		sumP += p.Expanded
+		r := float64(m.Expanded) / float64(max(1, min(m.Expanded, p.Expanded)))
+		worst = max(worst, r)
+		switch {
+		case r <= 1.1:
+			within++
+		default:
+			t.Logf("macros expand %.2f× the states of no macros: %s (%d vs %d)", r, l.Compact(), m.Expanded, p.Expanded)
+		}
+		switch {
+		case m.Expanded < p.Expanded:
+			macrosBetter++
+		case p.Expanded < m.Expanded:
+			plainBetter++
+		}
+	}
+	fmt.Printf("%d levels: default (macros) within 1.1× of the better of the two on %d; macros expand fewer on %d, more on %d; worst %.2f×; total expanded %d with macros, %d without\n",
+		len(levels), within, macrosBetter, plainBetter, worst, sumM, sumP)
 }

@@ -2,6 +2,7 @@ package solver
 
 import (
 	"context"
+	"math"
 	"time"
 )
 
@@ -114,6 +115,13 @@ type engine struct {
 	useH   bool
 	macros bool
 	index  map[string]int32
+	// partial turns on partial expansion (exact A*): expanding a node at f = fLimit stores only
+	// the children of f up to fLimit, and puts the node back at deferred, the smallest f of
+	// the children it held back. The states stored are then those of f up to the optimum,
+	// not every child generated on the way; each node is expanded once per f of its children.
+	partial  bool
+	fLimit   int
+	deferred int
 	// maxStored is the number of states the budgets allow, storeLimit the budget it comes from.
 	maxStored  int
 	storeLimit StopReason
@@ -179,6 +187,8 @@ func runEngine(ctx context.Context, g *game, l *Level, root []uint64, opts Optio
 	if opts.Fast {
 		e.weight = fastWeight
 	}
+	e.partial = e.useH && e.weight == 1
+	e.fLimit = math.MaxInt
 	// Budgets on stored states are exact: the state past either one is not stored.
 	e.maxStored, e.storeLimit = int(opts.MaxMemory/g.stateBytes()), StopMemory
 	if opts.MaxStates > 0 && opts.MaxStates <= e.maxStored {
@@ -227,6 +237,20 @@ func (e *engine) add(codes []uint64, parent int32, g int, a, b int, macro bool) 
 			// state expanded once only.
 			return -1, 0
 		}
+	}
+	h := e.g.estimate(codes)
+	if e.bound > 0 && g+h >= e.bound {
+		// Cannot beat the incumbent plan: neither kept nor stored. Reached again with a
+		// smaller g, it is judged again.
+		return -1, h
+	}
+	if g+h > e.fLimit {
+		// Partial expansion: a child above the f being expanded waits in its parent.
+		e.deferred = min(e.deferred, g+h)
+		return -1, h
+	}
+	if seen {
+		n := &e.nodes[id]
 		n.g, n.parent, n.a, n.b, n.macro, n.closed = uint16(g), parent, uint8(a), uint8(b), macro, false
 	} else {
 		if len(e.nodes) >= e.maxStored {
@@ -238,10 +262,6 @@ func (e *engine) add(codes []uint64, parent int32, g int, a, b int, macro bool) 
 		key := string(e.keyBuf)
 		e.nodes = append(e.nodes, node{key: key, parent: parent, g: uint16(g), a: uint8(a), b: uint8(b), macro: macro})
 		e.index[key] = id
-	}
-	h := e.g.estimate(codes)
-	if e.bound > 0 && g+h >= e.bound {
-		return -1, h // cannot beat the incumbent plan
 	}
 	e.open.push(e.priority(g, h), entry{id: id, g: uint16(g)})
 	e.stats.PeakOpen = max(e.stats.PeakOpen, e.open.n)
@@ -260,7 +280,7 @@ func (e *engine) run(root []uint64) (int32, Status) {
 		return -1, StatusUnknown // a budget below one state
 	}
 	for {
-		ent, ok := e.open.pop()
+		ent, p, ok := e.open.pop()
 		if !ok {
 			return -1, StatusUnsolvable
 		}
@@ -270,8 +290,12 @@ func (e *engine) run(root []uint64) (int32, Status) {
 		}
 		n.closed = true
 		e.g.unpack(codes, n.key)
-		if !e.opts.Fast && e.g.estimate(codes) == 0 {
+		h := e.g.estimate(codes)
+		if !e.opts.Fast && h == 0 {
 			return ent.id, StatusSolved
+		}
+		if e.partial {
+			e.fLimit, e.deferred = p/64, math.MaxInt
 		}
 		e.stats.Expanded++
 		if e.stats.Expanded&255 == 0 && e.ctx.Err() != nil {
@@ -281,6 +305,13 @@ func (e *engine) run(root []uint64) (int32, Status) {
 			return -1, StatusUnknown
 		}
 		goal := e.expand(ent.id, codes)
+		if e.partial && e.deferred < math.MaxInt && goal < 0 {
+			// Children were held back: the node goes back into the open set at the f of
+			// the best of them, to generate them when the search reaches that f.
+			n := &e.nodes[ent.id]
+			n.closed = false
+			e.open.push(e.deferred*64+min(h, 63), entry{id: ent.id, g: n.g})
+		}
 		e.stats.Stored = len(e.nodes)
 		switch {
 		case goal >= 0:
@@ -449,16 +480,17 @@ func (q *bucketQueue) push(p int, e entry) {
 	q.n++
 }
 
-func (q *bucketQueue) pop() (entry, bool) {
+// pop removes an entry of the smallest priority and returns it with that priority.
+func (q *bucketQueue) pop() (entry, int, bool) {
 	for q.cur < len(q.buckets) && len(q.buckets[q.cur]) == 0 {
 		q.cur++
 	}
 	if q.cur == len(q.buckets) {
-		return entry{}, false
+		return entry{}, 0, false
 	}
 	b := q.buckets[q.cur]
 	e := b[len(b)-1]
 	q.buckets[q.cur] = b[:len(b)-1]
 	q.n--
-	return e, true
+	return e, q.cur, true
 }

@@ -88,8 +88,8 @@ func (f *frame) read(r *Reading) error {
 	if len(boxes) < 3 {
 		return solver.Errorf(solver.CodeNoPuzzle, "no water-sort level found: %d tube-shaped outlines, a level has at least 3", len(boxes))
 	}
-	if len(boxes) > solver.MaxTubes {
-		return solver.Errorf(solver.CodeNoPuzzle, "no water-sort level found: %d tube-shaped outlines, more than a level has (%d)", len(boxes), solver.MaxTubes)
+	if len(boxes) > maxScreenTubes {
+		return solver.Errorf(solver.CodeNoPuzzle, "no water-sort level found: %d tube-shaped outlines, more than a level has (%d)", len(boxes), maxScreenTubes)
 	}
 	cols := make([]column, len(boxes))
 	filled := 0
@@ -157,6 +157,10 @@ func (f *frame) read(r *Reading) error {
 	}
 	return nil
 }
+
+// maxScreenTubes is the most tubes a screenshot can plausibly show: the reader's own limit, far
+// below what the solver takes (solver.MaxTubes).
+const maxScreenTubes = 64
 
 func countFunc[T any](s []T, f func(T) bool) int {
 	n := 0

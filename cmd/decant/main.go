@@ -18,11 +18,18 @@ import (
 )
 
 func main() {
+	if err := handoff(os.Args[1:]); err != nil {
+		os.Exit(exitCode(err))
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(exitCode(err))
 }
+
+// visionBinary is the name of the full build when it is installed beside the novision build,
+// which hands it every command that needs images (handoff.go).
+const visionBinary = "decant-vision"
 
 // Exit codes, listed by "decant help".
 const (
@@ -54,12 +61,13 @@ type command struct {
 }
 
 func commands() []command {
+	img := imageCommands()
 	return []command{
 		{"solve", "FILE", "solve a level file or a screenshot: print the shortest plan", func() subcommand { return &solveCmd{} }},
-		{"read", "IMAGE", "read a screenshot into a level", func() subcommand { return &readCmd{} }},
-		{"label", "DIR|FILES...", "batch-read screenshots into a JSON-lines file of levels", func() subcommand { return &labelCmd{} }},
-		{"render", "LEVEL", "draw a level as a phone screenshot (or its plan as an animated GIF)", func() subcommand { return &renderCmd{} }},
-		{"serve", "", "run the HTTP service with its upload page", func() subcommand { return &serveCmd{} }},
+		{"read", "IMAGE", "read a screenshot into a level", img["read"]},
+		{"label", "DIR|FILES...", "batch-read screenshots into a JSON-lines file of levels", img["label"]},
+		{"render", "LEVEL", "draw a level as a phone screenshot (or its plan as an animated GIF)", img["render"]},
+		{"serve", "", "run the HTTP service with its upload page", img["serve"]},
 		{"help", "[COMMAND]", "show this help, or a command's flags", nil},
 	}
 }

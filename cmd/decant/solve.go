@@ -4,11 +4,9 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/decant/decant/solver"
-	"github.com/decant/decant/vision"
 )
 
 // searchFlags are the solver options shared by solve and serve.
@@ -89,10 +87,10 @@ func (c *solveCmd) solveFile(ctx context.Context, e *env, name string, opts solv
 	}
 	var (
 		level   *solver.Level
-		reading *vision.Reading
+		reading *picture
 	)
 	if isImage(data) {
-		if reading, err = vision.Read(data); err != nil {
+		if reading, err = readPicture(data); err != nil {
 			return err
 		}
 		level = reading.Level
@@ -133,25 +131,6 @@ func (c *solveCmd) solveFile(ctx context.Context, e *env, name string, opts solv
 		return exitStatus(exitUnsolvable)
 	case solver.StatusUnknown:
 		return exitStatus(exitUnknown)
-	}
-	return nil
-}
-
-// writeAnnotated draws the plan on the screenshot; a level file is first rendered as one.
-func writeAnnotated(out string, data []byte, reading *vision.Reading, level *solver.Level, plan solver.Plan) error {
-	if reading == nil {
-		r, err := vision.Render(level, vision.RenderOptions{})
-		if err != nil {
-			return err
-		}
-		data, reading = r.Data, r.Reading
-	}
-	png, err := vision.Annotate(data, reading, plan)
-	if err != nil {
-		return err
-	}
-	if err := os.WriteFile(out, png, 0o644); err != nil {
-		return solver.Errorf(solver.CodeInvalidArgument, "writing %s: %v", out, err)
 	}
 	return nil
 }
