@@ -41,7 +41,8 @@
 //     counts, fresh completions conditioned on it choose the next pour without seeing the
 //     rest. This removes the determinised search's assumption that everything is known after
 //     the next pour, for one step.
-//   - Endgame (the default): the determinised choice until few units are hidden
+//   - Endgame (the default): the determinised choice, ties (within one sample) going to the
+//     pour that buries the fewest hidden units under it, until few units are hidden
 //     (DefaultEndgameHidden) — on small levels from the start — then the exact expectimax
 //     below over every reveal to come, ties going to the determinised order; over its budget
 //     (DefaultEndgameBeliefs) it keeps the determinised choice.

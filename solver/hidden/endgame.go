@@ -30,9 +30,9 @@ func (p *planner) endgame(b *Game, cands []solver.Move, scores []score, bi int, 
 	}
 	slices.SortStableFunc(order, func(x, y int) int {
 		switch {
-		case scores[x].better(scores[y]):
+		case p.prefer(scores[x], scores[y]):
 			return -1
-		case scores[y].better(scores[x]):
+		case p.prefer(scores[y], scores[x]):
 			return 1
 		}
 		return 0

@@ -67,7 +67,7 @@ func (p *planner) expect(b *Game, m solver.Move) (score, bool) {
 	if err != nil {
 		return score{}, false
 	}
-	_, s, _ := p.best(candidates(child, map[string]bool{b.Key(): true}), samples)
+	_, s, _ := p.best(child, candidates(child, map[string]bool{b.Key(): true}), samples)
 	return score{ok: s.ok, n: s.n, cost: s.cost + s.ok}, true
 }
 
@@ -106,7 +106,7 @@ func (p *planner) expectReveal(child *Game, t int) (score, bool) {
 		if g.Solved() {
 			s = score{ok: 1, n: 1}
 		} else {
-			_, s, _ = p.best(candidates(g, nil), samples)
+			_, s, _ = p.best(g, candidates(g, nil), samples)
 		}
 		total.ok += w * s.p()
 		total.cost += w * s.p() * (1 + s.mean())

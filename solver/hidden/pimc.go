@@ -12,6 +12,9 @@ import (
 type score struct {
 	ok, n, cost float64
 	exact       bool // ok is an exact probability, not a sample count
+	// bury counts the hidden units under the pour's destination, whose reveal it delays;
+	// empties counts the empty tubes left after it.
+	bury, empties int
 }
 
 // p is the estimated probability of finishing.
@@ -37,6 +40,48 @@ func (s score) better(t score) bool {
 		return d > 0
 	}
 	return s.mean() < t.mean()-eps
+}
+
+// safer orders scores for the careful methods: more finishes first (by at least one sample),
+// then per order fewer hidden units buried and more empty tubes kept, then fewer pours.
+func (s score) safer(t score, order int) bool {
+	const eps = 1e-9
+	if d := s.p() - t.p(); d > 0.5/max(s.n, 1)+eps || d < -0.5/max(s.n, 1)-eps {
+		return d > 0
+	}
+	if order&1 != 0 && s.bury != t.bury {
+		return s.bury < t.bury
+	}
+	if order&2 != 0 && s.empties != t.empties {
+		return s.empties > t.empties
+	}
+	return s.better(t)
+}
+
+// prefer orders scores as the method does: the determinised search by finishes then pours,
+// the careful order (Endgame) with its tie-breaks.
+func (p *planner) prefer(s, t score) bool {
+	if p.opts.order == 0 {
+		return s.better(t)
+	}
+	return s.safer(t, p.opts.order)
+}
+
+// features fills in the belief-side parts of a pour's score.
+func features(b *Game, m solver.Move, s *score) {
+	for j, shown := range b.Shown[m.To] {
+		if !shown && j < len(b.Tubes[m.To]) {
+			s.bury++
+		}
+	}
+	for i, t := range b.Tubes {
+		if len(t) == 0 && b.Covers[i] == 0 && i != m.To {
+			s.empties++
+		}
+	}
+	if len(b.Tubes[m.From]) == m.Count && b.Covers[m.From] == 0 {
+		s.empties++
+	}
 }
 
 // finish returns the pours the exact search needs to finish completion s, or -1 when it finds
@@ -120,12 +165,13 @@ func candidates(b *Game, avoid map[string]bool) []solver.Move {
 }
 
 // best scores cands on samples and returns the best index and its score (-1 if none).
-func (p *planner) best(cands []solver.Move, samples []*Game) (int, score, []score) {
+func (p *planner) best(b *Game, cands []solver.Move, samples []*Game) (int, score, []score) {
 	scores := make([]score, len(cands))
 	bi := -1
 	for i, m := range cands {
 		scores[i] = p.scoreMove(samples, m)
-		if bi < 0 || scores[i].better(scores[bi]) {
+		features(b, m, &scores[i])
+		if bi < 0 || p.prefer(scores[i], scores[bi]) {
 			bi = i
 		}
 	}
@@ -168,7 +214,7 @@ func (p *planner) segment(b *Game) (Answer, error) {
 			}
 			break
 		}
-		i, s, scores := p.best(cands, samples)
+		i, s, scores := p.best(b, cands, samples)
 		switch p.opts.Method {
 		case Lookahead:
 			i, s = p.refine(b, samples, cands, scores, i)

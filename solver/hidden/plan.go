@@ -51,7 +51,16 @@ type Options struct {
 	MaxBeliefs int
 	// EndgameHidden and EndgameBeliefs tune Endgame (0: the defaults).
 	EndgameHidden, EndgameBeliefs int
+	// order selects the tie-breaks of the pour choice (see score.safer); 0 is the
+	// determinised search's own.
+	order int
 }
+
+// buryOrder is Endgame's tie-break: among pours that finish as many completions (within one
+// sample), the one burying the fewest hidden units. Measured on the 20 mystery levels of
+// 8–12 colours it finished 12 where the determinised order finished 9 (+3, −0); keeping empty
+// tubes as well (order 3) finished 12 too, keeping them alone 4 of the first 10.
+const buryOrder = 1
 
 func (o Options) withDefaults() Options {
 	if o.Method == "" {
@@ -126,6 +135,9 @@ func Plan(ctx context.Context, l *solver.Level, opts Options) (Answer, error) {
 	}
 	if _, _, err := b.unseen(); err != nil {
 		return Answer{}, err
+	}
+	if opts.Method == Endgame {
+		opts.order = buryOrder
 	}
 	p := &planner{ctx: ctx, opts: opts, rng: rand.New(rand.NewPCG(opts.Seed, 0x41dd3)), cache: map[string]int{}}
 	var a Answer
