@@ -48,8 +48,8 @@ type placed struct {
 }
 
 // placeTubes fits the rows of tubes into the board area [x0,x1]×[y0,y1]; it returns false
-// when a cavity would be narrower than minW pixels.
-func placeTubes(r *rand.Rand, counts []int, capacity int, sh shapeDraws, layout, shape, rim string, x0, y0, x1, y1, minW float64) (placed, bool) {
+// when a cavity would be narrower than minW pixels or a unit lower than minUH.
+func placeTubes(counts []int, capacity int, sh shapeDraws, layout, shape, rim string, x0, y0, x1, y1, minW, minUH float64) (placed, bool) {
 	perRow := 0
 	for _, c := range counts {
 		perRow = max(perRow, c)
@@ -80,7 +80,7 @@ func placeTubes(r *rand.Rand, counts []int, capacity int, sh shapeDraws, layout,
 		iw *= (y1 - y0) / (float64(rows) * th * (1 + sh.rowGap))
 	}
 	iw = math.Min(iw, (x1-x0)*0.16)
-	if iw < minW {
+	if iw < minW || iw*sh.unitAspect < minUH {
 		return placed{}, false
 	}
 	th := tubeH(iw)

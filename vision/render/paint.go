@@ -92,12 +92,12 @@ func paint(r *rand.Rand, d draws, l *solver.Level) (*Scene, error) {
 	}
 	side := float64(dw) * (0.02 + 0.06*r.Float64())
 	rows, _ := strconv.Atoi(d["rows"])
-	minW := math.Max(minTubeWidth, minUnitH/sh.unitAspect) * k
+	minW, minUH := minTubeWidth*k, minUnitH*k
 	var p placed
 	ok := false
 	for _, try := range rowTries(rows, len(l.Tubes)) {
 		counts := rowCounts(len(l.Tubes), try)
-		if p, ok = placeTubes(r, counts, l.Capacity, sh, d["layout"], d["shape"], d["rim"], side, top, float64(dw)-side, bottom, minW); ok {
+		if p, ok = placeTubes(counts, l.Capacity, sh, d["layout"], d["shape"], d["rim"], side, top, float64(dw)-side, bottom, minW, minUH); ok {
 			d["rows"], d["per-row"] = strconv.Itoa(try), perRowBucket(counts[0])
 			break
 		}

@@ -235,6 +235,10 @@ func dealLevel(r *rand.Rand, d draws, seed uint64) *solver.Level {
 	empties, _ := strconv.Atoi(d["empties"])
 	rows, _ := strconv.Atoi(d["rows"])
 	perRow := tubesPerRow(r, d)
+	if rows*perRow > maxColors+empties { // a long row: fewer rows keep it long
+		rows = max(1, (maxColors+empties)/perRow)
+		d["rows"] = strconv.Itoa(rows)
+	}
 	colors := max(minColors, min(maxColors, rows*perRow-empties))
 	if d["cover"] != "none" {
 		colors = max(colors, 4)
@@ -262,11 +266,11 @@ func dealLevel(r *rand.Rand, d draws, seed uint64) *solver.Level {
 	return l
 }
 
-// tubesPerRow draws how many tubes a row holds: mostly 3–8, sometimes up to maxPerRow on a
-// screen wide enough.
+// tubesPerRow draws how many tubes a row holds: mostly 3–8, sometimes 9 to 14 (maxPerRow on
+// a landscape or tablet screen).
 func tubesPerRow(r *rand.Rand, d draws) int {
-	if r.IntN(5) == 0 {
-		hi := 12
+	if r.IntN(4) == 0 {
+		hi := 14
 		if d["size"] == "landscape" || d["size"] == "tablet" {
 			hi = maxPerRow
 		}

@@ -231,7 +231,14 @@ func checkTruth(s *Scene) error {
 		if len(tube.Units) != len(l.Tubes[i]) {
 			return fmt.Errorf("tube %d: %d unit boxes for %d units", i+1, len(tube.Units), len(l.Tubes[i]))
 		}
+		legible := s.Factors["style"] == "random" && s.Factors["photo"] == "no"
+		if legible && tube.Box.Dx() < minTubeWidth {
+			return fmt.Errorf("tube %d: %d px wide, under %d", i+1, tube.Box.Dx(), minTubeWidth)
+		}
 		for j, u := range tube.Units {
+			if legible && u.Dy() < minUnitH-1 {
+				return fmt.Errorf("tube %d unit %d: %d px high, under %d", i+1, j+1, u.Dy(), minUnitH)
+			}
 			if u.Empty() || !u.In(tube.Box) {
 				return fmt.Errorf("tube %d unit %d: box %v not inside the tube's %v", i+1, j+1, u, tube.Box)
 			}
