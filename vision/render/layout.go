@@ -23,6 +23,11 @@ var (
 	rowGapRange     = [2]float64{0.12, 0.45}
 	// minUnitAspect is the flattest unit a layout squeezes tall tubes to before narrowing them.
 	minUnitAspect = 0.5
+	// maxJitter is the widest gap of an uneven row, in its nominal gaps (the narrowest is
+	// minJitter).
+	minJitter, maxJitter = 0.5, 1.5
+	// lipShare is how much wider than the tube a rim's lip reaches, in cavity widths.
+	lipShare = 0.3
 )
 
 func between(r *rand.Rand, lohi [2]float64) float64 { return lohi[0] + (lohi[1]-lohi[0])*r.Float64() }
@@ -63,8 +68,13 @@ func placeTubes(counts []int, capacity int, sh shapeDraws, layout, shape, rim st
 	if layout == "staggered" && rows > 1 {
 		stagger = 0.5
 	}
-	// Width: perRow tubes with gaps; height: rows of tubes with row gaps.
-	iw := (x1 - x0) / ((float64(perRow)+stagger)*(widthK+sh.strokeK*2) + float64(perRow-1+int(math.Ceil(stagger)))*sh.gap)
+	// Width: perRow tubes (lips included) with gaps, the widest gaps an uneven row draws, and
+	// a staggered row's shift; height: rows of tubes with row gaps.
+	gap := sh.gap
+	if layout == "uneven" {
+		gap *= maxJitter
+	}
+	iw := (x1 - x0) / ((float64(perRow)+stagger)*(widthK+sh.strokeK*2+lipShare) + float64(perRow-1+int(math.Ceil(stagger)))*gap)
 	tubeH := func(iw float64) float64 {
 		rimH := 0.0
 		if rim != "none" {

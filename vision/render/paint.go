@@ -83,7 +83,7 @@ func paint(r *rand.Rand, d draws, l *solver.Level) (*Scene, error) {
 		sh.rowGap += 0.12
 	}
 	for range 16 {
-		sh.jitter = append(sh.jitter, 0.5+r.Float64())
+		sh.jitter = append(sh.jitter, minJitter+(maxJitter-minJitter)*r.Float64())
 	}
 	top := float64(dh) * between(r, headerBand)
 	bottom := float64(dh) * (1 - between(r, footerBand))

@@ -300,6 +300,9 @@ func hide(r *rand.Rand, l *solver.Level) {
 // cover puts 1–3 tubes behind curtains, each opening when a colour still shown elsewhere is
 // complete; it reports false (and leaves l alone) when no such choice keeps the level valid.
 func cover(r *rand.Rand, l *solver.Level) bool {
+	if l.Colors() == 0 {
+		return false
+	}
 	for range 20 {
 		c := l.Clone()
 		c.Curtains = make([]solver.Color, len(c.Tubes))

@@ -19,7 +19,7 @@ import (
 // testSeeds are the seeds the default tests draw (a slice of the distribution small enough
 // for CI; TestContactSheet and the reader's evaluation draw many more).
 func testSeeds() []uint64 {
-	n := 30
+	n := 40
 	if testing.Short() {
 		n = 12
 	}
@@ -234,6 +234,9 @@ func checkTruth(s *Scene) error {
 		legible := s.Factors["style"] == "random" && s.Factors["photo"] == "no"
 		if legible && tube.Box.Dx() < minTubeWidth {
 			return fmt.Errorf("tube %d: %d px wide, under %d", i+1, tube.Box.Dx(), minTubeWidth)
+		}
+		if m := tube.Box.Dx() / 8; legible && (tube.Box.Min.X < m || tube.Box.Max.X > tr.Width-m) {
+			return fmt.Errorf("tube %d: box %v leaves no room for its lip in a %d px wide image", i+1, tube.Box, tr.Width)
 		}
 		for j, u := range tube.Units {
 			if legible && u.Dy() < minUnitH-1 {
