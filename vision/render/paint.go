@@ -150,6 +150,9 @@ func paint(r *rand.Rand, d draws, l *solver.Level) (*Scene, error) {
 		}
 		truth.Tubes = append(truth.Tubes, t)
 	}
+	if d["status-bar"] == "yes" {
+		drawStatusBar(img, theme{text: inkOn(meanColor(img, image.Rect(0, 0, dw, dh/30)))})
+	}
 	drawClutter(img, r, d["clutter"], p, top, bottom, under)
 
 	soften(img) // antialiasing, as phones draw
@@ -310,7 +313,7 @@ func finish(r *rand.Rand, d draws, img *image.RGBA, truth Truth) (*Scene, error)
 
 // themeFactors are the drawing factors a fixed-theme scene does not draw: they are recorded
 // as "theme" so that tables by factor keep those scenes apart.
-var themeFactors = []string{"layout", "shape", "rim", "stand", "outline", "outline-tone", "glass", "glare", "shadow", "edge", "palette", "clutter", "resize"}
+var themeFactors = []string{"status-bar", "layout", "shape", "rim", "stand", "outline", "outline-tone", "glass", "glare", "shadow", "edge", "palette", "clutter", "resize"}
 
 // paintTheme draws the level in one of Render's fixed themes, at a size and encoding drawn.
 func paintTheme(r *rand.Rand, d draws, l *solver.Level) (*Scene, error) {

@@ -102,6 +102,8 @@ var Factors = map[string]choice{
 	// counter, an ad banner, a progress bar, hint counters, number labels under the tubes, a
 	// small "well done" toast that leaves the board visible, all of them.
 	"clutter": {{"none", 1}, {"buttons", 2}, {"coins", 1}, {"banner", 1}, {"progress", 1}, {"hints", 1}, {"labels", 1}, {"toast", 1}, {"all", 1}},
+	// status-bar: a phone's status bar (clock, signal, battery) across the top.
+	"status-bar": {{"no", 1}, {"yes", 1}},
 
 	// size: small screenshots (250–480 wide, as shared images often are), phones, large phones (1440 wide), 4:3 tablets,
 	// landscape phones and tablets.
@@ -186,7 +188,7 @@ func sample(r *rand.Rand) draws {
 var factorOrder = []string{
 	"style", "capacity", "empties", "position", "hidden", "cover", "rows", "layout",
 	"shape", "rim", "stand", "outline", "outline-tone", "glass", "glare", "shadow", "edge",
-	"background", "palette", "clutter", "size", "resize", "jpeg", "photo", "exif",
+	"background", "palette", "clutter", "size", "resize", "jpeg", "photo", "exif", "status-bar",
 }
 
 // Random draws one puzzle screenshot from the distribution, its level dealt from the seed.
