@@ -102,6 +102,10 @@ func paint(r *rand.Rand, d draws, l *solver.Level) (*Scene, error) {
 			break
 		}
 	}
+	if !ok && d["size"] != "phone" { // too many tubes for a small or landscape screen
+		d["size"], d["rows"] = "phone", strconv.Itoa(rows)
+		return paint(r, d, l)
+	}
 	if !ok {
 		return nil, solver.Errorf(solver.CodeInvalidArgument, "%d tubes of %d units do not fit legibly in %d×%d", len(l.Tubes), l.Capacity, w, h)
 	}
