@@ -193,9 +193,29 @@ var factorOrder = []string{
 
 // Random draws one puzzle screenshot from the distribution, its level dealt from the seed.
 // The same seed always gives the same scene.
-func Random(seed uint64) (*Scene, error) {
+func Random(seed uint64) (*Scene, error) { return RandomWith(seed, nil) }
+
+// RandomWith draws like Random with some factors fixed (name to value, as FactorValues lists
+// them), to look at or tune on one corner of the distribution. A fixed value the scene cannot
+// honour falls back as a drawn one does (Factors records what was drawn). Unknown names or
+// values are invalid_argument errors. Unless "style" is fixed too, a scene with fixed factors
+// is drawn in the "random" style (a fixed theme would override them).
+func RandomWith(seed uint64, fixed map[string]string) (*Scene, error) {
 	r := rand.New(rand.NewPCG(seed, 0x7a2d00))
 	d := sample(r)
+	if _, ok := fixed["style"]; len(fixed) > 0 && !ok {
+		d["style"] = "random"
+	}
+	for k, v := range fixed {
+		c, ok := Factors[k]
+		if !ok {
+			return nil, solver.Errorf(solver.CodeInvalidArgument, "unknown factor %q: want one of %v", k, factorOrder)
+		}
+		if !slices.Contains(c.values(), v) {
+			return nil, solver.Errorf(solver.CodeInvalidArgument, "factor %s has no value %q: want one of %v", k, v, c.values())
+		}
+		d[k] = v
+	}
 	l := dealLevel(r, d, seed)
 	return paint(r, d, l)
 }

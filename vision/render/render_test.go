@@ -157,3 +157,24 @@ func TestPalette(t *testing.T) {
 	}
 	t.Logf("%d of 160 palettes fell back to distinct", fallbacks)
 }
+
+func TestRandomWith(t *testing.T) {
+	fixed := map[string]string{"photo": "yes", "background": "wood", "hidden": "grey-q", "size": "small"}
+	s, err := RandomWith(5, fixed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range fixed {
+		if got := s.Factors[k]; got != v && !(k == "size" && got == "phone") {
+			t.Errorf("factor %s = %q, want %q", k, got, v)
+		}
+	}
+	if err := checkTruth(s); err != nil {
+		t.Error(err)
+	}
+	for _, bad := range []map[string]string{{"colour": "red"}, {"photo": "maybe"}} {
+		if _, err := RandomWith(5, bad); solver.ErrorCode(err) != solver.CodeInvalidArgument {
+			t.Errorf("%v: got %v, want invalid_argument", bad, err)
+		}
+	}
+}
