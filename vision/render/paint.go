@@ -50,7 +50,7 @@ func paint(r *rand.Rand, d draws, l *solver.Level) (*Scene, error) {
 		if s, err := paintTheme(r, d, l); err == nil {
 			return s, nil
 		}
-		d["style"] = "random" // the fixed themes hold at most 7 tubes a row: draw it freely
+		d["style"] = "random" // no fixed theme fits these tubes on this screen: draw it freely
 	}
 	w, h := screenSize(r, d["size"])
 	k := drawScale(r, d["resize"])
@@ -324,15 +324,13 @@ func paintTheme(r *rand.Rand, d draws, l *solver.Level) (*Scene, error) {
 	w, h := screenSize(r, d["size"])
 	rows, _ := strconv.Atoi(d["rows"])
 	theme := Themes[r.IntN(len(Themes))]
-	opts := Options{Theme: theme, Width: w, Height: h, Rows: min(rows, len(l.Tubes)), StatusBar: r.IntN(2) == 0, Banner: r.IntN(2) == 0, Seed: r.Uint64()}
-	if (len(l.Tubes)+opts.Rows-1)/opts.Rows > 7 {
-		return nil, solver.Errorf(solver.CodeInvalidArgument, "more than 7 tubes a row")
-	}
+	rows = max(min(rows, len(l.Tubes)), (len(l.Tubes)+6)/7) // the themes hold 7 tubes a row
+	opts := Options{Theme: theme, Width: w, Height: h, Rows: rows, StatusBar: r.IntN(2) == 0, Banner: r.IntN(2) == 0, Seed: r.Uint64()}
 	s, err := Render(l, opts)
 	if err != nil {
 		return nil, err
 	}
-	d["per-row"] = perRowBucket((len(l.Tubes) + opts.Rows - 1) / opts.Rows)
+	d["rows"], d["per-row"] = strconv.Itoa(rows), perRowBucket((len(l.Tubes)+rows-1)/rows)
 	for _, k := range themeFactors {
 		d[k] = "theme"
 	}
