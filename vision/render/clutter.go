@@ -49,7 +49,8 @@ func drawClutter(img *image.RGBA, r *rand.Rand, kind string, p placed, top, bott
 		roundRect(img, done, unit*0.012, hsv(r.Float64()*360, 0.7, 0.9))
 	}
 	if has("toast") {
-		t := image.Rect(int(w*0.25), int(top*0.1), int(w*0.75), int(top*0.35))
+		y0 := math.Max(top*0.1, h*0.035) // below a status bar
+		t := image.Rect(int(w*0.25), int(y0), int(w*0.75), int(math.Max(top*0.35, y0+unit*0.05)))
 		roundRect(img, t, unit*0.02, color.RGBA{250, 250, 250, 230})
 		drawText(img, "Great!", float64(t.Dy())*0.5, rgb(40, 150, 70), image.Pt((t.Min.X+t.Max.X)/2, (t.Min.Y+t.Max.Y)/2), true)
 	}

@@ -33,6 +33,9 @@ func NonPuzzle(seed uint64) (*Scene, error) {
 	if d["screen"] == "popup" {
 		return popupOverBoard(r, seed, d)
 	}
+	if d["screen"] == "texture" && (d["background"] == "flat" || d["background"] == "vgradient") {
+		d["background"] = []string{"wood", "noise", "blobs", "doodles", "bokeh"}[r.IntN(5)] // a texture, not a plain fill
+	}
 	w, h := screenSize(r, d["size"])
 	img := paintBackground(image.NewRGBA(image.Rect(0, 0, w, h)), r, d["background"])
 	switch d["screen"] {

@@ -50,7 +50,7 @@ func paint(r *rand.Rand, d draws, l *solver.Level) (*Scene, error) {
 		if s, err := paintTheme(r, d, l); err == nil {
 			return s, nil
 		}
-		d["style"] = "random" // the fixed themes hold at most 7 tubes a row: draw it freely
+		d["style"] = "random" // no fixed theme fits these tubes on this screen: draw it freely
 	}
 	w, h := screenSize(r, d["size"])
 	k := drawScale(r, d["resize"])
@@ -83,7 +83,7 @@ func paint(r *rand.Rand, d draws, l *solver.Level) (*Scene, error) {
 		sh.rowGap += 0.12
 	}
 	for range 16 {
-		sh.jitter = append(sh.jitter, 0.5+r.Float64())
+		sh.jitter = append(sh.jitter, minJitter+(maxJitter-minJitter)*r.Float64())
 	}
 	top := float64(dh) * between(r, headerBand)
 	bottom := float64(dh) * (1 - between(r, footerBand))
@@ -92,15 +92,19 @@ func paint(r *rand.Rand, d draws, l *solver.Level) (*Scene, error) {
 	}
 	side := float64(dw) * (0.02 + 0.06*r.Float64())
 	rows, _ := strconv.Atoi(d["rows"])
-	minW := math.Max(minTubeWidth, minUnitH/sh.unitAspect) * k
+	minW, minUH := minTubeWidth*k, minUnitH*k
 	var p placed
 	ok := false
 	for _, try := range rowTries(rows, len(l.Tubes)) {
 		counts := rowCounts(len(l.Tubes), try)
-		if p, ok = placeTubes(r, counts, l.Capacity, sh, d["layout"], d["shape"], d["rim"], side, top, float64(dw)-side, bottom, minW); ok {
+		if p, ok = placeTubes(counts, l.Capacity, sh, d["layout"], d["shape"], d["rim"], side, top, float64(dw)-side, bottom, minW, minUH); ok {
 			d["rows"], d["per-row"] = strconv.Itoa(try), perRowBucket(counts[0])
 			break
 		}
+	}
+	if !ok && d["size"] != "phone" { // too many tubes for a small or landscape screen
+		d["size"], d["rows"] = "phone", strconv.Itoa(rows)
+		return paint(r, d, l)
 	}
 	if !ok {
 		return nil, solver.Errorf(solver.CodeInvalidArgument, "%d tubes of %d units do not fit legibly in %d×%d", len(l.Tubes), l.Capacity, w, h)
@@ -149,6 +153,9 @@ func paint(r *rand.Rand, d draws, l *solver.Level) (*Scene, error) {
 			drawCover(img, lk, g, colors[l.Curtains[i]])
 		}
 		truth.Tubes = append(truth.Tubes, t)
+	}
+	if d["status-bar"] == "yes" {
+		drawStatusBar(img, theme{text: inkOn(meanColor(img, image.Rect(0, 0, dw, dh/30)))})
 	}
 	drawClutter(img, r, d["clutter"], p, top, bottom, under)
 
@@ -310,22 +317,20 @@ func finish(r *rand.Rand, d draws, img *image.RGBA, truth Truth) (*Scene, error)
 
 // themeFactors are the drawing factors a fixed-theme scene does not draw: they are recorded
 // as "theme" so that tables by factor keep those scenes apart.
-var themeFactors = []string{"layout", "shape", "rim", "stand", "outline", "outline-tone", "glass", "glare", "shadow", "edge", "palette", "clutter", "resize"}
+var themeFactors = []string{"status-bar", "layout", "shape", "rim", "stand", "outline", "outline-tone", "glass", "glare", "shadow", "edge", "palette", "clutter", "resize"}
 
 // paintTheme draws the level in one of Render's fixed themes, at a size and encoding drawn.
 func paintTheme(r *rand.Rand, d draws, l *solver.Level) (*Scene, error) {
 	w, h := screenSize(r, d["size"])
 	rows, _ := strconv.Atoi(d["rows"])
 	theme := Themes[r.IntN(len(Themes))]
-	opts := Options{Theme: theme, Width: w, Height: h, Rows: min(rows, len(l.Tubes)), StatusBar: r.IntN(2) == 0, Banner: r.IntN(2) == 0, Seed: r.Uint64()}
-	if (len(l.Tubes)+opts.Rows-1)/opts.Rows > 7 {
-		return nil, solver.Errorf(solver.CodeInvalidArgument, "more than 7 tubes a row")
-	}
+	rows = max(min(rows, len(l.Tubes)), (len(l.Tubes)+6)/7) // the themes hold 7 tubes a row
+	opts := Options{Theme: theme, Width: w, Height: h, Rows: rows, StatusBar: r.IntN(2) == 0, Banner: r.IntN(2) == 0, Seed: r.Uint64()}
 	s, err := Render(l, opts)
 	if err != nil {
 		return nil, err
 	}
-	d["per-row"] = perRowBucket((len(l.Tubes) + opts.Rows - 1) / opts.Rows)
+	d["rows"], d["per-row"] = strconv.Itoa(rows), perRowBucket((len(l.Tubes)+rows-1)/rows)
 	for _, k := range themeFactors {
 		d[k] = "theme"
 	}

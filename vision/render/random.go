@@ -103,6 +103,8 @@ var Factors = map[string]choice{
 	// counter, an ad banner, a progress bar, hint counters, number labels under the tubes, a
 	// small "well done" toast that leaves the board visible, all of them.
 	"clutter": {{"none", 1}, {"buttons", 2}, {"coins", 1}, {"banner", 1}, {"progress", 1}, {"hints", 1}, {"labels", 1}, {"toast", 1}, {"all", 1}},
+	// status-bar: a phone's status bar (clock, signal, battery) across the top.
+	"status-bar": {{"no", 1}, {"yes", 1}},
 
 	// size: small screenshots (250–480 wide, as shared images often are), phones, large phones (1440 wide), 4:3 tablets,
 	// landscape phones and tablets.
@@ -187,14 +189,34 @@ func sample(r *rand.Rand) draws {
 var factorOrder = []string{
 	"style", "capacity", "empties", "position", "hidden", "cover", "rows", "layout",
 	"shape", "rim", "stand", "outline", "outline-tone", "glass", "glare", "shadow", "edge",
-	"background", "palette", "clutter", "size", "resize", "jpeg", "photo", "exif",
+	"background", "palette", "clutter", "size", "resize", "jpeg", "photo", "exif", "status-bar",
 }
 
 // Random draws one puzzle screenshot from the distribution, its level dealt from the seed.
 // The same seed always gives the same scene.
-func Random(seed uint64) (*Scene, error) {
+func Random(seed uint64) (*Scene, error) { return RandomWith(seed, nil) }
+
+// RandomWith draws like Random with some factors fixed (name to value, as FactorValues lists
+// them), to look at or tune on one corner of the distribution. A fixed value the scene cannot
+// honour falls back as a drawn one does (Factors records what was drawn). Unknown names or
+// values are invalid_argument errors. Unless "style" is fixed too, a scene with fixed factors
+// is drawn in the "random" style (a fixed theme would override them).
+func RandomWith(seed uint64, fixed map[string]string) (*Scene, error) {
 	r := rand.New(rand.NewPCG(seed, 0x7a2d00))
 	d := sample(r)
+	if _, ok := fixed["style"]; len(fixed) > 0 && !ok {
+		d["style"] = "random"
+	}
+	for k, v := range fixed {
+		c, ok := Factors[k]
+		if !ok {
+			return nil, solver.Errorf(solver.CodeInvalidArgument, "unknown factor %q: want one of %v", k, factorOrder)
+		}
+		if !slices.Contains(c.values(), v) {
+			return nil, solver.Errorf(solver.CodeInvalidArgument, "factor %s has no value %q: want one of %v", k, v, c.values())
+		}
+		d[k] = v
+	}
 	l := dealLevel(r, d, seed)
 	return paint(r, d, l)
 }
@@ -236,6 +258,10 @@ func dealLevel(r *rand.Rand, d draws, seed uint64) *solver.Level {
 	empties, _ := strconv.Atoi(d["empties"])
 	rows, _ := strconv.Atoi(d["rows"])
 	perRow := tubesPerRow(r, d)
+	if rows*perRow > maxColors+empties { // a long row: fewer rows keep it long
+		rows = max(1, (maxColors+empties)/perRow)
+		d["rows"] = strconv.Itoa(rows)
+	}
 	colors := max(minColors, min(maxColors, rows*perRow-empties))
 	if d["cover"] != "none" {
 		colors = max(colors, 4)
@@ -263,11 +289,11 @@ func dealLevel(r *rand.Rand, d draws, seed uint64) *solver.Level {
 	return l
 }
 
-// tubesPerRow draws how many tubes a row holds: mostly 3–8, sometimes up to maxPerRow on a
-// screen wide enough.
+// tubesPerRow draws how many tubes a row holds: mostly 3–8, sometimes 9 to 14 (maxPerRow on
+// a landscape or tablet screen).
 func tubesPerRow(r *rand.Rand, d draws) int {
-	if r.IntN(5) == 0 {
-		hi := 12
+	if r.IntN(4) == 0 {
+		hi := 14
 		if d["size"] == "landscape" || d["size"] == "tablet" {
 			hi = maxPerRow
 		}
@@ -297,6 +323,9 @@ func hide(r *rand.Rand, l *solver.Level) {
 // cover puts 1–3 tubes behind curtains, each opening when a colour still shown elsewhere is
 // complete; it reports false (and leaves l alone) when no such choice keeps the level valid.
 func cover(r *rand.Rand, l *solver.Level) bool {
+	if l.Colors() == 0 {
+		return false
+	}
 	for range 20 {
 		c := l.Clone()
 		c.Curtains = make([]solver.Color, len(c.Tubes))

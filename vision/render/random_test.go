@@ -19,7 +19,7 @@ import (
 // testSeeds are the seeds the default tests draw (a slice of the distribution small enough
 // for CI; TestContactSheet and the reader's evaluation draw many more).
 func testSeeds() []uint64 {
-	n := 30
+	n := 40
 	if testing.Short() {
 		n = 12
 	}
@@ -223,15 +223,29 @@ func checkTruth(s *Scene) error {
 		if tube.Box.Empty() || !tube.Box.In(frame) {
 			return fmt.Errorf("tube %d: box %v outside the %v frame", i+1, tube.Box, frame)
 		}
+		overlap := 20 // a photo's tilt widens bounding boxes: they may overlap more
+		if s.Factors["photo"] == "yes" {
+			overlap = 4
+		}
 		for j := range i {
-			if in := tube.Box.Intersect(tr.Tubes[j].Box); in.Dx()*in.Dy() > tube.Box.Dx()*tube.Box.Dy()/20 {
+			if in := tube.Box.Intersect(tr.Tubes[j].Box); in.Dx()*in.Dy() > tube.Box.Dx()*tube.Box.Dy()/overlap {
 				return fmt.Errorf("tubes %d and %d overlap: %v, %v", j+1, i+1, tr.Tubes[j].Box, tube.Box)
 			}
 		}
 		if len(tube.Units) != len(l.Tubes[i]) {
 			return fmt.Errorf("tube %d: %d unit boxes for %d units", i+1, len(tube.Units), len(l.Tubes[i]))
 		}
+		legible := s.Factors["style"] == "random" && s.Factors["photo"] == "no"
+		if legible && tube.Box.Dx() < minTubeWidth {
+			return fmt.Errorf("tube %d: %d px wide, under %d", i+1, tube.Box.Dx(), minTubeWidth)
+		}
+		if m := tube.Box.Dx() / 8; legible && (tube.Box.Min.X < m || tube.Box.Max.X > tr.Width-m) {
+			return fmt.Errorf("tube %d: box %v leaves no room for its lip in a %d px wide image", i+1, tube.Box, tr.Width)
+		}
 		for j, u := range tube.Units {
+			if legible && u.Dy() < minUnitH-1 {
+				return fmt.Errorf("tube %d unit %d: %d px high, under %d", i+1, j+1, u.Dy(), minUnitH)
+			}
 			if u.Empty() || !u.In(tube.Box) {
 				return fmt.Errorf("tube %d unit %d: box %v not inside the tube's %v", i+1, j+1, u, tube.Box)
 			}

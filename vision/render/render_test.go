@@ -158,3 +158,66 @@ func TestPalette(t *testing.T) {
 	}
 	t.Logf("%d of 160 palettes fell back to distinct", fallbacks)
 }
+
+func TestRandomWith(t *testing.T) {
+	fixed := map[string]string{"photo": "yes", "background": "wood", "hidden": "grey-q", "size": "small"}
+	s, err := RandomWith(5, fixed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range fixed {
+		if got := s.Factors[k]; got != v && !(k == "size" && got == "phone") {
+			t.Errorf("factor %s = %q, want %q", k, got, v)
+		}
+	}
+	if err := checkTruth(s); err != nil {
+		t.Error(err)
+	}
+	for _, bad := range []map[string]string{{"colour": "red"}, {"photo": "maybe"}} {
+		if _, err := RandomWith(5, bad); solver.ErrorCode(err) != solver.CodeInvalidArgument {
+			t.Errorf("%v: got %v, want invalid_argument", bad, err)
+		}
+	}
+}
+
+// TestPlaceTubesFits lays out many random boards: every tube, its lip included, stays in the
+// board area, and no two tubes overlap.
+func TestPlaceTubesFits(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 7))
+	placedN := 0
+	defer func() {
+		if placedN < 1000 {
+			t.Errorf("only %d of 3000 boards placed", placedN)
+		}
+	}()
+	for i := range 3000 {
+		n, rows, capacity := 2+r.IntN(30), 1+r.IntN(4), 3+r.IntN(5)
+		sh := shapeDraws{unitAspect: between(r, unitAspectRange), headroom: between(r, headroomRange), gap: between(r, gapRange), rowGap: between(r, rowGapRange), strokeK: 0.13 * r.Float64()}
+		for range 16 {
+			sh.jitter = append(sh.jitter, minJitter+(maxJitter-minJitter)*r.Float64())
+		}
+		layout := Factors["layout"].pick(r)
+		shape := Factors["shape"].pick(r)
+		rim := Factors["rim"].pick(r)
+		w, h := 250+r.Float64()*1200, 400+r.Float64()*2800
+		x0, y0, x1, y1 := w*0.05, h*0.15, w*0.95, h*0.85
+		p, ok := placeTubes(rowCounts(n, rows), capacity, sh, layout, shape, rim, x0, y0, x1, y1, minTubeWidth, minUnitH)
+		if !ok {
+			continue
+		}
+		placedN++
+		for k, g := range p.geoms {
+			lip := g.stroke + g.hw*0.12 + 1
+			b := g.box()
+			if float64(b.Min.X)-lip < x0-1 || float64(b.Max.X)+lip > x1+1 || float64(b.Min.Y) < y0-1 || float64(b.Max.Y) > y1+1 {
+				t.Fatalf("board %d (%d tubes, %d rows, %s %s): tube %d at %v leaves %v×%v–%v×%v", i, n, rows, layout, shape, k+1, b, x0, y0, x1, y1)
+			}
+			if k > 0 && b.Overlaps(p.geoms[k-1].box()) {
+				t.Fatalf("board %d: tubes %d and %d overlap", i, k, k+1)
+			}
+			if g.uh < minUnitH || 2*g.hw < minTubeWidth {
+				t.Fatalf("board %d: tube %d has %.1f px units, %.1f px cavity", i, k+1, g.uh, 2*g.hw)
+			}
+		}
+	}
+}
