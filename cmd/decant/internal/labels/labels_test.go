@@ -295,7 +295,7 @@ func TestCOCOClipsAndNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := []Line{
-		{Schema: 1, Path: "a.png", Status: StatusOK, Level: level, Width: 100, Height: 200, Tubes: []Tube{
+		{Schema: 1, Path: "a.png", Status: StatusOK, Level: mustJSON(level), Width: 100, Height: 200, Tubes: []Tube{
 			{Box: [4]int{-5, 10, 20, 250}, Units: [][4]int{{0, 100, 20, 150}, {0, 50, 20, 100}}},
 			{Box: [4]int{30, 10, 50, 190}, Units: [][4]int{{30, 100, 50, 150}}},
 			{Box: [4]int{60, 10, 80, 190}, Units: [][4]int{{60, 100, 80, 150}, {60, 50, 80, 100}, {60, 0, 80, 50}}}, // one box too many
@@ -343,7 +343,8 @@ func TestReviewOrder(t *testing.T) {
 	var buf bytes.Buffer
 	for _, l := range []Line{
 		{Schema: 1, Path: "fine.png", Status: StatusOK, Confidence: 1},
-		{Schema: 1, Path: "doubt.png", Status: StatusLowConfidence, Confidence: 0.4, Reasons: []string{"4 units of red, want 3"}},
+		{Schema: 1, Path: "doubt.png", Status: StatusLowConfidence, Confidence: 0.4, Reasons: []string{"4 units of red, want 3"},
+			Level: json.RawMessage(`{"capacity":3,"tubes":[["red","red","red","red"],{"curtain":"blue"},[]]}`)}, // breaks the rules
 		{Schema: 1, Path: "menu.png", Status: StatusNoPuzzle, Error: &ErrorBody{Code: solver.CodeNoPuzzle, Message: "no level"}},
 		{Schema: 1, Path: "<b>.txt", Status: StatusError, Error: &ErrorBody{Code: solver.CodeUnreadableImage, Message: "not an image"}},
 	} {
@@ -365,7 +366,18 @@ func TestReviewOrder(t *testing.T) {
 		}
 		last = i
 	}
+	if !strings.Contains(html, "3: red red red red | curtain:blue | </code>") {
+		t.Error("the level of a low-confidence reading is missing")
+	}
 	if !strings.Contains(html, "4 units of red, want 3") || strings.Contains(html, "<b>.txt") {
 		t.Error("reasons missing or a path not escaped")
 	}
+}
+
+func mustJSON(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
 }
