@@ -573,7 +573,7 @@ func TestLabelKill(t *testing.T) {
 		for lineCount() <= startLines && time.Now().Before(deadline) {
 			time.Sleep(5 * time.Millisecond)
 		}
-		time.Sleep(time.Duration(rng.IntN(300)) * time.Millisecond)
+		time.Sleep(time.Duration(rng.IntN(1500)) * time.Millisecond)
 		cmd.Process.Signal(syscall.SIGKILL)
 		cmd.Wait()
 		kills++
