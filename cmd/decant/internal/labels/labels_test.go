@@ -99,6 +99,13 @@ func TestWalk(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
+	// The run's own output inside the folder is left out.
+	src, _ := OpenSource(context.Background(), dir, nil, filepath.Join(dir, "b.png"), filepath.Join(dir, "a", "b"))
+	var kept []string
+	src.Walk(context.Background(), func(it Item) error { kept = append(kept, it.Path); return nil })
+	if want := []string{"a/d-link/e.gif", "a/z.txt", "broken", "c", "d/e.gif", "pipe"}; !slices.Equal(kept, want) {
+		t.Errorf("excluding b.png and a/b: got %q, want %q", kept, want)
+	}
 	if got := walkAll(t, filepath.Join(dir, "a", "z.txt")); !slices.Equal(got, []string{"z.txt"}) {
 		t.Errorf("a file argument: %q", got)
 	}
