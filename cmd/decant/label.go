@@ -79,8 +79,14 @@ func (c *labelCmd) label(ctx context.Context, e *env, args []string, shard label
 			s.Close()
 		}
 	}()
+	var own []string // the run's own output, left out of the folders walked
+	for _, o := range []string{c.out, c.coco, c.review} {
+		if o != "" && o != "-" && !labels.IsURL(o) {
+			own = append(own, o, o+".tmp")
+		}
+	}
 	for _, a := range dedupe(args) {
-		s, err := labels.OpenSource(ctx, a, openBucket)
+		s, err := labels.OpenSource(ctx, a, openBucket, own...)
 		if err != nil {
 			return err
 		}

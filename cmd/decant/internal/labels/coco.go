@@ -64,11 +64,12 @@ func WriteCOCO(w io.Writer, labelsFile string) error {
 			fmt.Fprintf(bw, "%s\n%s", sep, b)
 			sep = ","
 		}
+		level, _ := l.DecodeLevel()
 		for i, t := range l.Tubes {
 			add(t.Box, cats[cocoTube])
 			var tokens []string
-			if l.Level != nil && i < len(l.Level.Tubes) {
-				tokens = l.Level.Tokens(i)
+			if level != nil && i < len(level.Tubes) {
+				tokens = level.Tubes[i].Units
 			}
 			for j, u := range t.Units {
 				name := cocoUnit

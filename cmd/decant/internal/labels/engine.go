@@ -323,7 +323,10 @@ func (e *engine) compute(ctx context.Context, data []byte) result {
 
 func (res result) fill(l *Line) {
 	if r := res.reading; r != nil {
-		l.Level, l.Width, l.Height, l.Tubes = r.Level, r.Width, r.Height, r.Tubes
+		if r.Level != nil {
+			l.Level, _ = json.Marshal(r.Level)
+		}
+		l.Width, l.Height, l.Tubes = r.Width, r.Height, r.Tubes
 		l.Confidence, l.Reasons = r.Confidence, r.Reasons
 	}
 	switch code := solver.ErrorCode(res.err); {

@@ -99,6 +99,13 @@ func TestWalk(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
+	// The run's own output inside the folder is left out.
+	src, _ := OpenSource(context.Background(), dir, nil, filepath.Join(dir, "b.png"), filepath.Join(dir, "a", "b"))
+	var kept []string
+	src.Walk(context.Background(), func(it Item) error { kept = append(kept, it.Path); return nil })
+	if want := []string{"a/d-link/e.gif", "a/z.txt", "broken", "c", "d/e.gif", "pipe"}; !slices.Equal(kept, want) {
+		t.Errorf("excluding b.png and a/b: got %q, want %q", kept, want)
+	}
 	if got := walkAll(t, filepath.Join(dir, "a", "z.txt")); !slices.Equal(got, []string{"z.txt"}) {
 		t.Errorf("a file argument: %q", got)
 	}
@@ -215,9 +222,15 @@ func TestRunStatusesAndReuse(t *testing.T) {
 		"a/one.png": "ok", "a/same.png": "ok same", "z/again.gif": "ok same", "b/low.jpg": "low_confidence low_confidence",
 		"b/menu.png": "no_puzzle no_puzzle", "b/bad.png": "error unreadable_image", "notes.txt": "error unreadable_image",
 	}
-	// Which of the three same-byte paths is read first depends on the workers.
-	if got["a/one.png"] == "ok same" {
-		got["a/one.png"], got["a/same.png"] = got["a/same.png"], got["a/one.png"]
+	// Which of the three same-byte paths is read first depends on the workers: one is read,
+	// the other two reuse its reading.
+	var copies []string
+	for _, p := range []string{"a/one.png", "a/same.png", "z/again.gif"} {
+		copies = append(copies, got[p])
+		got[p] = want[p]
+	}
+	if sort.Strings(copies); !slices.Equal(copies, []string{"ok", "ok same", "ok same"}) {
+		t.Errorf("three copies: %q", copies)
 	}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("got  %v\nwant %v", got, want)
@@ -295,7 +308,7 @@ func TestCOCOClipsAndNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := []Line{
-		{Schema: 1, Path: "a.png", Status: StatusOK, Level: level, Width: 100, Height: 200, Tubes: []Tube{
+		{Schema: 1, Path: "a.png", Status: StatusOK, Level: mustJSON(level), Width: 100, Height: 200, Tubes: []Tube{
 			{Box: [4]int{-5, 10, 20, 250}, Units: [][4]int{{0, 100, 20, 150}, {0, 50, 20, 100}}},
 			{Box: [4]int{30, 10, 50, 190}, Units: [][4]int{{30, 100, 50, 150}}},
 			{Box: [4]int{60, 10, 80, 190}, Units: [][4]int{{60, 100, 80, 150}, {60, 50, 80, 100}, {60, 0, 80, 50}}}, // one box too many
@@ -343,7 +356,8 @@ func TestReviewOrder(t *testing.T) {
 	var buf bytes.Buffer
 	for _, l := range []Line{
 		{Schema: 1, Path: "fine.png", Status: StatusOK, Confidence: 1},
-		{Schema: 1, Path: "doubt.png", Status: StatusLowConfidence, Confidence: 0.4, Reasons: []string{"4 units of red, want 3"}},
+		{Schema: 1, Path: "doubt.png", Status: StatusLowConfidence, Confidence: 0.4, Reasons: []string{"4 units of red, want 3"},
+			Level: json.RawMessage(`{"capacity":3,"tubes":[["red","red","red","red"],{"curtain":"blue"},[]]}`)}, // breaks the rules
 		{Schema: 1, Path: "menu.png", Status: StatusNoPuzzle, Error: &ErrorBody{Code: solver.CodeNoPuzzle, Message: "no level"}},
 		{Schema: 1, Path: "<b>.txt", Status: StatusError, Error: &ErrorBody{Code: solver.CodeUnreadableImage, Message: "not an image"}},
 	} {
@@ -365,7 +379,18 @@ func TestReviewOrder(t *testing.T) {
 		}
 		last = i
 	}
+	if !strings.Contains(html, "3: red red red red | curtain:blue | </code>") {
+		t.Error("the level of a low-confidence reading is missing")
+	}
 	if !strings.Contains(html, "4 units of red, want 3") || strings.Contains(html, "<b>.txt") {
 		t.Error("reasons missing or a path not escaped")
 	}
+}
+
+func mustJSON(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
 }

@@ -1,8 +1,11 @@
 package labels
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"image"
+	"strings"
 
 	"github.com/decant/decant/solver"
 )
@@ -38,12 +41,14 @@ type Line struct {
 	Format string `json:"format,omitempty"`
 	Status Status `json:"status"`
 
-	Level      *solver.Level `json:"level,omitempty"`
-	Width      int           `json:"width,omitempty"`
-	Height     int           `json:"height,omitempty"`
-	Tubes      []Tube        `json:"tubes,omitempty"`
-	Confidence float64       `json:"confidence"`
-	Reasons    []string      `json:"reasons,omitempty"`
+	// Level is the level document read. It is kept as written: a low-confidence reading may
+	// break the level's rules, which solver.Level refuses to decode (see DecodeLevel).
+	Level      json.RawMessage `json:"level,omitempty"`
+	Width      int             `json:"width,omitempty"`
+	Height     int             `json:"height,omitempty"`
+	Tubes      []Tube          `json:"tubes,omitempty"`
+	Confidence float64         `json:"confidence"`
+	Reasons    []string        `json:"reasons,omitempty"`
 	// Error is set for every status but ok: the code and message decant read would give.
 	Error *ErrorBody `json:"error,omitempty"`
 	// SameAs names the earlier path with the same bytes whose reading this line reuses.
@@ -54,6 +59,57 @@ type Line struct {
 	PlanError *ErrorBody     `json:"plan_error,omitempty"`
 
 	Timings Timings `json:"timings"`
+}
+
+// LevelDoc is a level document decoded without checking the level's rules.
+type LevelDoc struct {
+	Capacity int       `json:"capacity"`
+	Tubes    []TubeDoc `json:"tubes"`
+}
+
+// TubeDoc is one tube of a LevelDoc: its units bottom to top, or the colour a curtain waits for.
+type TubeDoc struct {
+	Units   []string
+	Curtain string
+}
+
+// UnmarshalJSON reads ["red", ...] or {"curtain": "orange"}.
+func (t *TubeDoc) UnmarshalJSON(data []byte) error {
+	if bytes.HasPrefix(bytes.TrimSpace(data), []byte("{")) {
+		var c struct {
+			Curtain string `json:"curtain"`
+		}
+		err := json.Unmarshal(data, &c)
+		t.Curtain = c.Curtain
+		return err
+	}
+	return json.Unmarshal(data, &t.Units)
+}
+
+// DecodeLevel reads a line's level document, whether or not it keeps the rules; nil if the
+// line has none.
+func (l *Line) DecodeLevel() (*LevelDoc, error) {
+	if len(l.Level) == 0 {
+		return nil, nil
+	}
+	var d LevelDoc
+	if err := json.Unmarshal(l.Level, &d); err != nil {
+		return nil, err
+	}
+	return &d, nil
+}
+
+// Compact is the level in the compact text form (CAPACITY: tube | tube | ...).
+func (d *LevelDoc) Compact() string {
+	tubes := make([]string, len(d.Tubes))
+	for i, t := range d.Tubes {
+		if t.Curtain != "" {
+			tubes[i] = solver.CurtainPrefix + t.Curtain
+		} else {
+			tubes[i] = strings.Join(t.Units, " ")
+		}
+	}
+	return fmt.Sprintf("%d: %s", d.Capacity, strings.Join(tubes, " | "))
 }
 
 // Key identifies a line's input: root and path.

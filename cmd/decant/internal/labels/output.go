@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -32,6 +33,7 @@ func OpenFile(name string, force bool) (*FileSink, map[string]bool, error) {
 	if force {
 		flags |= os.O_TRUNC
 	}
+	os.MkdirAll(filepath.Dir(name), 0o755) // a missing folder is reported by OpenFile
 	f, err := os.OpenFile(name, flags, 0o644)
 	if err != nil {
 		return nil, nil, solver.Errorf(solver.CodeInvalidArgument, "opening %s: %v", name, unwrapPath(err))

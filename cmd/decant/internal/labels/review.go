@@ -137,8 +137,8 @@ func WriteReview(dir string, r io.Reader) (pages int, err error) {
 		if l.Error != nil {
 			e.Error = fmt.Sprintf("%s: %s", l.Error.Code, l.Error.Message)
 		}
-		if l.Level != nil {
-			e.Level = l.Level.Compact()
+		if level, err := l.DecodeLevel(); err == nil && level != nil {
+			e.Level = level.Compact()
 		}
 		if l.SHA256 != "" {
 			if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(thumbName(l.SHA256)))); err == nil {

@@ -47,8 +47,9 @@ func IsURL(s string) bool {
 // Opener opens a bucket URL; blob.OpenBucket with the drivers linked into the binary.
 type Opener func(ctx context.Context, url string) (*blob.Bucket, error)
 
-// OpenSource opens an argument: a bucket URL, a folder or a file.
-func OpenSource(ctx context.Context, arg string, open Opener) (Source, error) {
+// OpenSource opens an argument: a bucket URL, a folder or a file. Files and folders named in
+// exclude (the run's own output: labels file, review sheet) are left out of folder walks.
+func OpenSource(ctx context.Context, arg string, open Opener, exclude ...string) (Source, error) {
 	if IsURL(arg) {
 		return openBucketSource(ctx, arg, open)
 	}
@@ -59,7 +60,13 @@ func OpenSource(ctx context.Context, arg string, open Opener) (Source, error) {
 	if !st.IsDir() {
 		return fileSource{dir: filepath.Dir(arg), name: filepath.Base(arg)}, nil
 	}
-	return dirSource{root: filepath.Clean(arg)}, nil
+	skip := map[string]bool{}
+	for _, e := range exclude {
+		if abs, err := filepath.Abs(e); err == nil {
+			skip[abs] = true
+		}
+	}
+	return dirSource{root: filepath.Clean(arg), skip: skip}, nil
 }
 
 // fileSource is one file named on the command line.
@@ -121,7 +128,10 @@ func readLimited(r io.Reader, rel string) ([]byte, error) {
 
 // dirSource walks a folder recursively in lexical order. Links to folders are followed
 // unless they lead back to a folder on the current path (a loop), which gets an error line.
-type dirSource struct{ root string }
+type dirSource struct {
+	root string
+	skip map[string]bool // absolute paths left out
+}
 
 func (s dirSource) Close() error { return nil }
 
@@ -155,6 +165,11 @@ func (s dirSource) walk(ctx context.Context, root, dir, rel string, ancestors []
 		}
 		name := path.Join(rel, en.Name())
 		file := filepath.Join(dir, en.Name())
+		if len(s.skip) > 0 {
+			if abs, err := filepath.Abs(file); err == nil && s.skip[abs] {
+				continue
+			}
+		}
 		if en.Type()&fs.ModeSymlink != 0 {
 			st, err := os.Stat(file)
 			switch {
