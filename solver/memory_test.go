@@ -15,7 +15,7 @@ import (
 // included, grows past twice the budget. (The accounting aims at the budget itself; the margin
 // absorbs the garbage collector's timing.)
 func TestMemoryBudget(t *testing.T) {
-	const budget = 24 << 20
+	const budget = 16 << 20
 	for _, l := range []*solver.Level{gen.Deal(3, 24, 4, 2), gen.Deal(1, 28, 4, 2)} {
 		runtime.GC()
 		var base runtime.MemStats

@@ -131,6 +131,9 @@ type engine struct {
 	keyBuf     []byte
 	scratch    []uint64
 	info       []tubeInfo
+	exposed    []int
+	landing    []int
+	childInfo  []tubeInfo
 }
 
 // presearchStates caps the weighted search that runs before the exact one.
@@ -183,6 +186,7 @@ func runEngine(ctx context.Context, g *game, l *Level, root []uint64, opts Optio
 		g: g, ctx: ctx, opts: opts, weight: 1, useH: opts.Algorithm != BFS, bound: bound,
 		macros: !opts.NoMacros, index: map[string]int32{},
 		scratch: make([]uint64, g.n), info: make([]tubeInfo, g.n),
+		exposed: make([]int, g.n), landing: make([]int, g.colors+1), childInfo: make([]tubeInfo, g.n),
 	}
 	if opts.Fast {
 		e.weight = fastWeight
@@ -237,6 +241,10 @@ func (e *engine) add(codes []uint64, parent int32, g int, a, b int, macro bool) 
 			// state expanded once only.
 			return -1, 0
 		}
+	}
+	if e.g.needsEmpty && codes[0] != 0 && e.stuck(codes) {
+		// No tube can ever be emptied, and a solved position has an empty tube.
+		return -1, 0
 	}
 	h := e.g.estimate(codes)
 	if e.bound > 0 && g+h >= e.bound {
@@ -493,4 +501,12 @@ func (q *bucketQueue) pop() (entry, int, bool) {
 	q.buckets[q.cur] = b[:len(b)-1]
 	q.n--
 	return e, q.cur, true
+}
+
+// stuck reports that a position without an empty tube can never have one (see game.stuck).
+func (e *engine) stuck(codes []uint64) bool {
+	for i, code := range codes {
+		e.childInfo[i] = e.g.info(code)
+	}
+	return e.g.stuck(codes, e.childInfo, e.exposed, e.landing)
 }
