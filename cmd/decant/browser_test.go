@@ -824,17 +824,18 @@ func (p *phone) tell(colour string) {
 // a segment are answered from the truth: colours for the "!" units, "no more units" where an
 // opened curtain holds fewer than the planner guessed, "plan the next pours" when nothing is
 // left to tell. The level the page posts back must be what the game shows. answers is the
-// number of answers the page has had; rec records its exchanges with the real server; the first
-// segments' prompts are saved under -page-shots as shots-SEGMENT-reveal[-k].
-func (p *phone) playHidden(rec *recorder, g *hidden.Game, answers int, shots string) int {
+// number of answers the page has had, shown the number of the exchange (in rec, which records
+// the page's exchanges with the real server) whose plan the page shows; the first segments'
+// prompts are saved under -page-shots as shots-SEGMENT-reveal[-k].
+func (p *phone) playHidden(rec *recorder, g *hidden.Game, answers, shown int, shots string) int {
 	t := p.t
 	t.Helper()
-	for seg := 0; ; seg++ {
+	for seg := 0; ; seg, shown = seg+1, answers {
 		if seg == 40 {
 			t.Fatal("the page gave 40 segments without a whole plan")
 		}
 		var doc segmentDoc
-		if err := json.Unmarshal(rec.nth(t, answers).response, &doc); err != nil || doc.Error != nil {
+		if err := json.Unmarshal(rec.nth(t, shown).response, &doc); err != nil || doc.Error != nil {
 			t.Fatalf("segment %d: the server answered %+v (%v)", seg, doc.Error, err)
 		}
 		if got, want := tokens(doc.Level), viewOf(t, g); !slices.EqualFunc(got, want, slices.Equal) {
@@ -1023,7 +1024,7 @@ func TestPageReveal(t *testing.T) {
 		t.Error("the reveal prompt stays after stepping back")
 	}
 	p.do(chromedp.KeyEvent(kb.Home))
-	segments := p.playHidden(&rec, g, 1, "9c-wood")
+	segments := p.playHidden(&rec, g, 1, 1, "9c-wood")
 	if segments < 3 {
 		t.Errorf("the fixture took %d segments: too few to test the loop", segments)
 	}
@@ -1067,6 +1068,7 @@ func TestPageRevealCurtains(t *testing.T) {
 			t.Fatalf("the server's answer for the screenshot: %s (%v)", rec.nth(t, answers).response, err)
 		}
 		g := gameOf(t, doc.Level, tc.truth, map[int]string{5: "red", 6: "blue"})
+		shown := answers // the exchange whose plan the page shows
 		if answers == 1 {
 			// The opened curtain: asked unit by unit, with a way to say it holds no more.
 			p.do(chromedp.KeyEvent(kb.End))
@@ -1082,9 +1084,31 @@ func TestPageRevealCurtains(t *testing.T) {
 			if axe, _ := findAxe(); axe != nil {
 				p.audit(axe, "curtain prompt")
 			}
+			// A colour that cannot be there (red is complete): the server refuses the next level,
+			// and the page shows why by the prompt and asks again from the first unit.
+			p.tell("red")
+			p.click("#reveal-none")
+			answers++
+			p.waitAnswers(answers)
+			var refused segmentDoc
+			json.Unmarshal(rec.nth(t, answers).response, &refused)
+			if refused.Error == nil || refused.Error.Code != "invalid_level" {
+				t.Fatalf("the server's answer for red in the curtain: %s", rec.nth(t, answers).response)
+			}
+			if got := p.text("#error"); !strings.Contains(got, refused.Error.Message) ||
+				!eval[bool](p, `document.querySelector('#error').nextElementSibling === document.querySelector('#reveal')`) {
+				t.Errorf("error %q not shown by the prompt, want %q", got, refused.Error.Message)
+			}
+			if got, want := p.text("#reveal-title"), "Tube 6: which colour is unit 1 from the bottom?"; got != want {
+				t.Errorf("after the refusal: prompt %q, want %q", got, want)
+			}
+			if got := p.board()[5]; !slices.Equal(got, []string{"!", "!"}) {
+				t.Errorf("after the refusal: tube 6 shows %v, want the units untold", got)
+			}
+			p.shot("10a-curtain-refused")
 			p.do(chromedp.KeyEvent(kb.Home))
 		}
-		segments := p.playHidden(&rec, g, answers, tc.shots)
+		segments := p.playHidden(&rec, g, answers, shown, tc.shots)
 		if segments != tc.segments {
 			t.Errorf("truth %q: %d segments, want %d", tc.truth, segments, tc.segments)
 		}

@@ -136,9 +136,9 @@
     network: 'Check the connection and try again.',
   };
 
-  // showError shows an API error's message, with a hint for its code, just before near (the
-  // control the player used) or else under the picker, and scrolls it into view.
-  function showError(err, what, near) {
+  // showError shows an API error's message, with a hint (for its code, unless given), just
+  // before near (the control the player used) or else under the picker, and scrolls it into view.
+  function showError(err, what, near, hint = HINTS[err.code]) {
     const box = $('error');
     if (near) near.before(box);
     else $('status').after(box);
@@ -148,7 +148,6 @@
     const msg = document.createElement('span');
     msg.textContent = ` ${err.message}`;
     box.append(head, msg);
-    const hint = HINTS[err.code];
     if (hint) {
       const p = document.createElement('p');
       p.textContent = hint;
@@ -506,7 +505,8 @@
       state.pending = null;
       setStatus('');
       drawStep();
-      showError(r.error, 'The next pours could not be planned.', $('reveal'));
+      const told = 'A colour told cannot be there: each colour has exactly as many units as a tube holds. Tell them again.';
+      showError(r.error, 'The next pours could not be planned.', $('reveal'), r.error.code === 'invalid_level' ? told : HINTS[r.error.code]);
     }
     answered();
   }
