@@ -692,6 +692,31 @@ func TestPageEditAndResolve(t *testing.T) {
 		t.Errorf("the written-in level\n got %v\nwant %v", got, want)
 	}
 	p.shot("7c-written-in")
+
+	// The other refusal a screenshot read without doubt can get: curtains that cannot hold what
+	// the counts leave unseen (invalid_level). It opens in the editor too.
+	short, err := solver.ParseCompact("3: red blue | blue | red | | curtain:green")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if scene, err = render.Render(short, render.Options{Theme: "light", Width: 540, Height: 1200}); err != nil {
+		t.Fatal(err)
+	}
+	refused = p.apiImage(scene.Data)
+	if refused.Error == nil || refused.Error.Code != "invalid_level" {
+		t.Fatalf("the API's answer for curtains too few: %+v", refused.Error)
+	}
+	if err := os.WriteFile(name, scene.Data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p.do(chromedp.SetUploadFiles("#file", []string{name}))
+	p.waitAnswers(6)
+	if got := p.text("#error"); !strings.Contains(got, refused.Error.Message) {
+		t.Errorf("error shown %q, want the API's %q", got, refused.Error.Message)
+	}
+	if got, want := p.board(), tokens(short); !eval[bool](p, `!document.querySelector('#edit-tools').hidden`) || !slices.EqualFunc(got, want, slices.Equal) {
+		t.Errorf("the refused reading is not in the editor: board %v, want %v", got, want)
+	}
 }
 
 // TestPageAccessibility runs axe-core in the page's states — start, plan, editor, colour
