@@ -2,7 +2,10 @@
 // POST /api/solve, draws the level that was read, and walks through the plan one pour at a
 // time. Misread colours are fixed by tapping a unit; the edited level is solved again as a
 // level document. Positions are replayed here with the game's rule (a pour moves the top run
-// of one colour as far as it fits), so stepping needs no server round trip.
+// of one colour as far as it fits), so stepping needs no server round trip. A level with hidden
+// units or curtains gets a partial plan: the pours up to the one that reveals something; at its
+// end the page asks what appeared ("!" units in next_level), writes it in, and posts the next
+// level for the next segment: the loop is stateless on the server.
 'use strict';
 
 (() => {
@@ -128,14 +131,14 @@
     unreadable_image: 'Send a PNG or JPEG screenshot.',
     image_too_large: 'Send the screenshot as the phone saved it.',
     invalid_level: 'Every colour needs exactly as many units as a tube holds: see the counts above the buttons.',
-    hidden_units: 'decant plans levels whose units are all visible: fill in the ? units if you know them.',
+    hidden_units: 'In the game a tube\'s top unit always shows: tap that ? (or !) and choose the colour you see.',
     budget_exhausted: 'The server is busy or the search ran out of time: try again, or tick the fast search.',
     network: 'Check the connection and try again.',
   };
 
-  // showError shows an API error's message, with a hint for its code, just before near (the
-  // control the player used) or else under the picker, and scrolls it into view.
-  function showError(err, what, near) {
+  // showError shows an API error's message, with a hint (for its code, unless given), just
+  // before near (the control the player used) or else under the picker, and scrolls it into view.
+  function showError(err, what, near, hint = HINTS[err.code]) {
     const box = $('error');
     if (near) near.before(box);
     else $('status').after(box);
@@ -145,7 +148,6 @@
     const msg = document.createElement('span');
     msg.textContent = ` ${err.message}`;
     box.append(head, msg);
-    const hint = HINTS[err.code];
     if (hint) {
       const p = document.createElement('p');
       p.textContent = hint;
@@ -174,6 +176,7 @@
 
   function busy(on) {
     for (const id of ['file', 'solve-again', 'gif', 'edit']) $(id).disabled = on;
+    for (const b of $('reveal').querySelectorAll('button')) b.disabled = on;
     document.body.setAttribute('aria-busy', on ? 'true' : 'false');
   }
 
@@ -200,7 +203,7 @@
     };
     const r = await call(`/api/solve${fastQuery()}`, { method: 'POST', body: form() });
     if (r.ok) {
-      showPlan(r.doc, true);
+      showPlan(r.doc, 'image');
     } else {
       setStatus('');
       showError(r.error, 'The screenshot could not be solved.');
@@ -259,23 +262,39 @@
       case 'solved':
         if (n === 0) return 'This level is already solved.';
         return doc.optimal ? `Shortest plan: ${pours(n)}.` : `A plan of ${pours(n)} (not proven the shortest).`;
-      case 'partial': {
-        let text = `Some units are hidden: play ${n === 1 ? 'this pour' : `these ${n} pours`}`;
-        if (doc.reveal) text += `; the last one shows a hidden unit in tube ${tubeNo(doc.reveal.tube)}, and then decant needs its colour`;
-        text += '.';
-        if (typeof doc.p_success === 'number') text += ` Chance of finishing: ${Math.round(doc.p_success * 100)}%.`;
-        return text;
-      }
+      case 'partial':
+        return `Some units are hidden. Play ${n === 1 ? 'this pour' : `these ${n} pours`}${revealClause(doc)}.${chance(doc)}`;
       case 'unsolvable':
         return 'This position cannot be solved: no sequence of pours sorts it. If a colour was misread, fix it and solve again.';
       default:
+        if (doc.next_level && n) {
+          return `No sure way on was found: ${n === 1 ? 'this pour is' : `these ${n} pours are`} a guess${revealClause(doc)}.${chance(doc)}`;
+        }
         return n
           ? `The search stopped on its time limit; the best plan it found has ${pours(n)} (maybe not the shortest).`
           : 'The search stopped on its time limit before finding a plan. Try the fast search.';
     }
   }
 
-  function showPlan(doc, fromImage) {
+  // revealClause says which pour of a partial plan reveals what, and that decant asks about it.
+  function revealClause(doc) {
+    if (!doc.reveal) return '';
+    const t = tubeNo(doc.reveal.tube);
+    const which = doc.moves.length === 1 ? 'it' : 'the last one';
+    const what = isCurtain(doc.level.tubes[doc.reveal.tube]) ? `opens the curtain on tube ${t}` : `shows a hidden unit in tube ${t}`;
+    return `: ${which} ${what}, and then decant asks what appeared`;
+  }
+
+  function chance(doc) {
+    if (typeof doc.p_success !== 'number') return '';
+    const how = doc.p_samples ? ` (estimated from ${doc.p_samples} guesses at the hidden units)` : '';
+    return ` Chance of finishing: ${Math.round(doc.p_success * 100)}%${how}.`;
+  }
+
+  // showPlan shows an answer of POST /api/solve; how is 'image' (a screenshot), 'edited' (the
+  // player's fixed level) or 'revealed' (the next segment, after the player told what appeared).
+  function showPlan(doc, how) {
+    const fromImage = how === 'image';
     let positions;
     try {
       positions = replay(doc.level, doc.moves);
@@ -285,7 +304,7 @@
       return;
     }
     state.level = doc.level;
-    state.plan = { status: doc.status, optimal: doc.optimal, moves: doc.moves, nextLevel: doc.next_level || null };
+    state.plan = { status: doc.status, optimal: doc.optimal, moves: doc.moves, nextLevel: doc.next_level || null, reveal: doc.reveal || null };
     state.pending = null;
     state.positions = positions;
     state.step = 0;
@@ -306,7 +325,7 @@
       summary += ` Read with confidence ${Math.round(doc.reading.confidence * 100)}%.`;
       if (doc.reading.reasons && doc.reading.reasons.length) summary += ` Note: ${doc.reading.reasons.join('; ')}.`;
     }
-    if (!fromImage) summary += ' (Solved from your fixed colours.)';
+    if (how === 'edited') summary += ' (Solved from your fixed colours.)';
     $('summary').textContent = summary;
     setStatus(summaryOf(doc), false);
 
@@ -349,9 +368,13 @@
     const n = moves.length;
     const k = state.step;
     const next = k < n ? moves[k] : null;
-    // At the end of a partial plan, the server's next position shows the revealed unit as "!".
-    const reveal = !next && state.plan.nextLevel && hasPending(state.plan.nextLevel);
-    drawBoard(reveal ? state.plan.nextLevel.tubes : state.positions[k], state.level.capacity, { next });
+    // At the end of a partial plan the server's next position shows what was revealed as "!"
+    // units; the player tells their colours, which are drawn in as they are told.
+    const reveal = !next && n > 0 && state.plan.nextLevel !== null;
+    if (reveal && !state.pending) state.pending = cloneLevel(state.plan.nextLevel);
+    const asked = reveal ? firstPending(state.pending) : null;
+    const opened = reveal && state.plan.reveal ? state.plan.reveal.tube : -1;
+    drawBoard(reveal ? state.pending.tubes : state.positions[k], state.level.capacity, { next, asked, opened });
     $('counter').textContent = `pour ${k} of ${n}`;
     $('prev').disabled = k === 0;
     $('next').disabled = k >= n;
@@ -365,8 +388,8 @@
       text.append('The level as read.');
     } else if (next) {
       text.append(where, `${k === 0 ? 'Start. ' : ''}Next: ${describe(next)}.`);
-    } else if (state.plan.nextLevel && hasPending(state.plan.nextLevel)) {
-      text.append(where, 'A hidden unit shows now.');
+    } else if (reveal) {
+      text.append(where, revealText());
     } else {
       const done = document.createElement('span');
       done.className = 'done';
@@ -374,36 +397,99 @@
       text.append(where, done);
     }
     [...$('moves').children].forEach((li, i) => li.classList.toggle('current', i === k));
-    showRevealPrompt(reveal);
+    showRevealPrompt(reveal, asked);
   }
 
   // ---- hidden units: the player tells what a pour revealed, and the level is planned on ----
 
   const hasPending = (level) => level.tubes.some((t) => !isCurtain(t) && t.includes(PENDING));
 
-  // showRevealPrompt asks which colour appeared where the next level has its first "!".
-  function showRevealPrompt(on) {
-    $('reveal').hidden = !on;
-    if (!on) return;
-    if (!state.pending) state.pending = cloneLevel(state.plan.nextLevel);
-    const tube = state.pending.tubes.findIndex((t) => !isCurtain(t) && t.includes(PENDING));
-    $('reveal-title').textContent = `Which colour appeared in tube ${tubeNo(tube)}?`;
-    const known = levelColours(state.level);
-    $('reveal-swatches').replaceChildren();
-    for (const c of known) swatch(c, null, $('reveal-swatches'), revealed);
-    $('reveal-more').replaceChildren();
-    for (const c of Object.keys(PALETTE)) if (!known.includes(c)) swatch(c, null, $('reveal-more'), revealed);
+  // firstPending returns the "!" unit to ask about: the lowest in the first tube that has one.
+  function firstPending(level) {
+    const tube = level.tubes.findIndex((t) => !isCurtain(t) && t.includes(PENDING));
+    return tube < 0 ? null : { tube, unit: level.tubes[tube].indexOf(PENDING) };
   }
 
-  // revealed writes the colour in place of the first "!" and, once none is left, plans on.
-  async function revealed(colour) {
-    const tube = state.pending.tubes.find((t) => !isCurtain(t) && t.includes(PENDING));
-    tube[tube.indexOf(PENDING)] = colour;
+  // wasCurtain reports whether tube i was behind a curtain at the start of the plan: it opened,
+  // and how many units it holds is the planner's guess.
+  const wasCurtain = (i) => i < state.level.tubes.length && isCurtain(state.level.tubes[i]);
+
+  function revealText() {
+    const r = state.plan.reveal;
+    if (r && wasCurtain(r.tube)) return `The curtain on tube ${tubeNo(r.tube)} opens now.`;
+    return hasPending(state.plan.nextLevel) ? 'A hidden unit shows now.' : 'The plan goes on from here.';
+  }
+
+  // showRevealPrompt asks for the colour of the asked unit, or, when nothing is left to tell,
+  // offers to plan on.
+  function showRevealPrompt(on, asked) {
+    const box = $('reveal');
+    const appearing = on && box.hidden;
+    box.hidden = !on;
+    if (!on) return;
+    $('reveal-ask').hidden = !asked;
+    $('reveal-go').hidden = !!asked;
+    if (!asked) {
+      const r = state.plan.reveal;
+      const t = r ? state.pending.tubes[r.tube] : null;
+      $('reveal-title').textContent = t && !isCurtain(t) && t.length === 0
+        ? `Tube ${tubeNo(r.tube)} opened, and it is empty.`
+        : 'Nothing new shows: plan on from here.';
+    } else {
+      const several = wasCurtain(asked.tube) || state.plan.nextLevel.tubes[asked.tube].filter((c) => c === PENDING).length > 1;
+      $('reveal-title').textContent = several
+        ? `Tube ${tubeNo(asked.tube)}: which colour is unit ${asked.unit + 1} from the bottom?`
+        : `Which colour appeared in tube ${tubeNo(asked.tube)}?`;
+      // A curtain's contents are a guess at how many units it holds: the player can say there
+      // are no more.
+      $('reveal-none').hidden = !wasCurtain(asked.tube);
+      $('reveal-none').textContent = asked.unit === 0 ? `Tube ${tubeNo(asked.tube)} is empty` : `No more units in tube ${tubeNo(asked.tube)}`;
+      // The colours that can still appear first: those with fewer units showing than a tube
+      // holds; then the level's complete colours and every other colour, in case of a misread.
+      const level = { capacity: state.pending.capacity, tubes: [...state.level.tubes, ...state.pending.tubes] };
+      const known = levelColours(level);
+      const shown = new Map();
+      for (const tube of state.pending.tubes) {
+        if (isCurtain(tube)) continue;
+        for (const c of tube) if (!unknown(c)) shown.set(c, (shown.get(c) || 0) + 1);
+      }
+      const open = known.filter((c) => (shown.get(c) || 0) < state.pending.capacity);
+      const rest = [...known.filter((c) => !open.includes(c)), ...Object.keys(PALETTE).filter((c) => !known.includes(c))];
+      $('reveal-swatches').replaceChildren();
+      for (const c of open) swatch(c, null, $('reveal-swatches'), revealed);
+      $('reveal-more').replaceChildren();
+      for (const c of rest) swatch(c, null, $('reveal-more'), revealed);
+      $('reveal-more-box').open = open.length === 0;
+    }
+    if (appearing) box.scrollIntoView({ block: 'nearest' });
+  }
+
+  // revealed writes the colour in place of the asked "!" and, once none is left, plans on.
+  function revealed(colour) {
+    const { tube, unit } = firstPending(state.pending);
+    state.pending.tubes[tube][unit] = colour;
+    askedOrPlan();
+  }
+
+  // noMoreUnits drops the asked "!" and those above it: the opened tube holds fewer units.
+  function noMoreUnits() {
+    const { tube, unit } = firstPending(state.pending);
+    state.pending.tubes[tube].length = unit;
+    askedOrPlan();
+  }
+
+  function askedOrPlan() {
     if (hasPending(state.pending)) {
-      showRevealPrompt(true);
-      $('reveal-swatches').firstElementChild.focus();
+      drawStep();
+      const first = $('reveal-swatches').firstElementChild || $('reveal-more').firstElementChild;
+      first.focus();
       return;
     }
+    planOn();
+  }
+
+  // planOn sends the next level, everything that appeared written in, for the next pours.
+  async function planOn() {
     clearError();
     setStatus('Planning the next pours…');
     busy(true);
@@ -412,12 +498,15 @@
     });
     busy(false);
     if (r.ok) {
-      showPlan(r.doc, false);
+      showPlan(r.doc, 'revealed');
       $('step-text').focus();
     } else {
+      // Ask again from the first unit: one of the colours told may be wrong.
       state.pending = null;
       setStatus('');
-      showError(r.error, 'The next pours could not be planned.', $('reveal'));
+      drawStep();
+      const told = 'A colour told cannot be there: each colour has exactly as many units as a tube holds. Tell them again.';
+      showError(r.error, 'The next pours could not be planned.', $('reveal'), r.error.code === 'invalid_level' ? told : HINTS[r.error.code]);
     }
     answered();
   }
@@ -482,7 +571,9 @@
     return { width, height: rows * rowH, tubeW, unitH, bodyH, at };
   }
 
-  // drawBoard draws tubes; opts.next highlights a pour, opts.edit makes units buttons.
+  // drawBoard draws tubes; opts.next highlights a pour, opts.opened the tube a pour revealed
+  // something in, opts.asked the unit whose colour the player is asked for, opts.edit makes
+  // units buttons.
   function drawBoard(tubes, capacity, opts) {
     const board = $('board');
     board.replaceChildren();
@@ -507,7 +598,7 @@
       const tube = el('g', { 'data-tube': i }, board);
       if (next && next.from === i) tube.classList.add('from');
       if (next && next.to === i) tube.classList.add('to');
-      if (!isCurtain(t) && t.includes(PENDING)) tube.classList.add('to');
+      if (opts.opened === i || (!isCurtain(t) && t.includes(PENDING))) tube.classList.add('to');
       const unitX = p.x + 4;
       const unitW = g.tubeW - 8;
       const unitY = (j) => p.bottom - (j + 1) * g.unitH;
@@ -526,6 +617,7 @@
           if (unknown(name)) el('text', { x: p.x + g.tubeW / 2, y: unitY(j) + g.unitH / 2, class: 'glyph' }, unit).textContent = name;
           if (next && next.from === i && j >= t.length - next.count) r.classList.add('moving');
           if (name === PENDING) r.classList.add('moving');
+          if (opts.asked && opts.asked.tube === i && opts.asked.unit === j) r.classList.add('asked');
           if (opts.edit) editable(r, unit, i, j, `Tube ${tubeNo(i)}, unit ${j + 1} from the bottom: ${unknown(name) ? 'hidden' : name}`);
         });
         if (next && next.to === i) {
@@ -560,7 +652,8 @@
   function describePosition(tubes, next) {
     const parts = tubes.map((t, i) => {
       if (isCurtain(t)) return `tube ${tubeNo(i)} behind a curtain until ${t.curtain}`;
-      return `tube ${tubeNo(i)}: ${t.length ? t.join(', ') : 'empty'}`;
+      const say = (c) => (c === HIDDEN ? 'hidden' : c === PENDING ? 'just revealed' : c);
+      return `tube ${tubeNo(i)}: ${t.length ? t.map(say).join(', ') : 'empty'}`;
     });
     let text = `Tubes, units from the bottom up: ${parts.join('; ')}.`;
     if (next) text += ` Next: ${describe(next)}.`;
@@ -729,7 +822,7 @@
     });
     busy(false);
     if (r.ok) {
-      showPlan(r.doc, false);
+      showPlan(r.doc, 'edited');
     } else {
       setStatus('');
       showError(r.error, 'The fixed level could not be solved.', $('solve-again'));
@@ -752,6 +845,8 @@
       drawEdit();
     });
     $('solve-again').addEventListener('click', solveEdited);
+    $('reveal-none').addEventListener('click', noMoreUnits);
+    $('reveal-go').addEventListener('click', planOn);
     $('set-hidden').addEventListener('click', () => applyChoice({ hidden: true }));
     $('remove-unit').addEventListener('click', () => applyChoice({ removeUnit: true }));
     $('remove-tube').addEventListener('click', () => applyChoice({ removeTube: true }));
