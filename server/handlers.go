@@ -181,7 +181,13 @@ func (s *Server) plan(ctx context.Context, l *solver.Level, fast bool) (solver.P
 		return plan, stats, err
 	}
 	long := solver.Options{Fast: fast, MaxMemory: s.cfg.MaxMemory}
-	return s.search(ctx, s.searches, l, long, s.cfg.Timeout)
+	best := plan
+	plan, stats, err = s.search(ctx, s.searches, l, long, s.cfg.Timeout)
+	if err == nil && plan.Status == solver.StatusUnknown && len(best.Moves) > 0 &&
+		(len(plan.Moves) == 0 || len(best.Moves) < len(plan.Moves)) {
+		plan.Moves = best.Moves // a long run stopped early (by a shutdown) keeps the quick run's plan
+	}
+	return plan, stats, err
 }
 
 // search runs the solver in pool, under the request's context, the timeout and the server's

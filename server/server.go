@@ -59,7 +59,8 @@ type Config struct {
 	// 250 ms, with at most 64 MiB); a level it does not settle moves to the long pool.
 	QuickSearch time.Duration
 	// MemoryBudget bounds the process's memory: Reserve for the process itself (runtime,
-	// libraries, heap slack; default 160 MiB, at most a quarter of the budget), the rest for
+	// libraries, heap slack: about 170 MB after warm-up; default 192 MiB, at most a third of
+	// the budget), the rest for
 	// what admitted work holds at once: bodies in flight, decoded pixels and search budgets.
 	// Default 1 GiB.
 	MemoryBudget int64
@@ -108,8 +109,8 @@ func (c *Config) defaults() {
 	def(&c.MaxUpload, 20<<20)
 	def(&c.MaxPixels, 25_000_000)
 	def(&c.MemoryBudget, 1<<30)
-	def(&c.Reserve, min(160<<20, c.MemoryBudget/4))
-	c.Reserve = min(c.Reserve, c.MemoryBudget/4)
+	def(&c.Reserve, min(192<<20, c.MemoryBudget/3))
+	c.Reserve = min(c.Reserve, c.MemoryBudget/3)
 	defi(&c.MaxSearches, max(1, runtime.GOMAXPROCS(0)/2))
 	// Long searches together take at most half of what work may hold.
 	def(&c.MaxMemory, 256<<20)
