@@ -29,7 +29,9 @@ import (
 	"github.com/decant/decant/solver"
 )
 
-// Reader reads screenshots. The vision package, adapted in cmd/decant, is the real one.
+// Reader reads screenshots. The vision package, adapted in cmd/decant, is the real one. The
+// image's bytes are the request's: a Reader and its Screenshot must not keep them once the
+// request is answered (the buffer is reused).
 type Reader interface {
 	Read(ctx context.Context, image []byte) (Screenshot, error)
 }
@@ -202,6 +204,11 @@ func New(cfg Config) *Server {
 	}
 	return s
 }
+
+// HeapLimit is the limit to give the Go runtime (GOMEMLIMIT): the memory budget less the
+// reserve kept for the process's C memory (OpenCV, libraries), so that the collector runs
+// before garbage takes the process past its budget.
+func (s *Server) HeapLimit() int64 { return s.cfg.work() }
 
 // ServeHTTP answers one request.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.router.ServeHTTP(w, r) }
