@@ -175,6 +175,7 @@ func New(cfg Config) *Server {
 	gin.SetMode(gin.ReleaseMode)
 	r := gin.New()
 	r.HandleMethodNotAllowed = true
+	r.SetTrustedProxies(nil) // logs show the peer's address, not a header a client can forge
 	r.Use(s.observe, s.recoverPanics, s.headers, s.cors, s.auth)
 	get := func(path string, h gin.HandlerFunc) {
 		r.GET(path, h)
