@@ -206,10 +206,11 @@ func New(cfg Config) *Server {
 	return s
 }
 
-// HeapLimit is the limit to give the Go runtime (GOMEMLIMIT): the memory budget less the
-// reserve kept for the process's C memory (OpenCV, libraries), so that the collector runs
-// before garbage takes the process past its budget.
-func (s *Server) HeapLimit() int64 { return s.cfg.work() }
+// HeapLimit is the limit to give the Go runtime (GOMEMLIMIT): three quarters of what work may
+// hold, leaving the reserve and a quarter of the work budget to C memory (the libraries, and
+// OpenCV's buffers while screenshots are read), so that the collector runs before Go garbage
+// (answers being encoded, freed bodies) takes the process past its budget.
+func (s *Server) HeapLimit() int64 { return s.cfg.work() * 3 / 4 }
 
 // ServeHTTP answers one request.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.router.ServeHTTP(w, r) }
