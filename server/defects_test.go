@@ -106,10 +106,10 @@ func wantOverloaded(t *testing.T, rec *httptest.ResponseRecorder, status int) {
 // Defect 2: work is admitted against one memory budget before its body is read.
 func TestMemoryBudget(t *testing.T) {
 	const mib = 1 << 20
-	body := bytes.Repeat([]byte(" "), 1500<<10) // 1.5 MiB: one fits in the bodies' share of 5 MiB
+	body := bytes.Repeat([]byte(" "), 1500<<10) // 1.5 MiB: one fits in the bodies' share of 6 MiB
 
 	t.Run("a body waits for room before it is read", func(t *testing.T) {
-		s := New(Config{MemoryBudget: 5 * mib, MaxUpload: 2 * mib, QueueWait: 50 * time.Millisecond, Logger: quiet()})
+		s := New(Config{MemoryBudget: 6 * mib, MaxUpload: 2 * mib, QueueWait: 50 * time.Millisecond, Logger: quiet()})
 		first := newBlockedBody(body)
 		firstDone := post(s, "/api/solve", first, int64(len(body)))
 		waitFor(t, "the first body to be read", first.touched.Load)
@@ -130,7 +130,7 @@ func TestMemoryBudget(t *testing.T) {
 	})
 
 	t.Run("a full queue answers 429", func(t *testing.T) {
-		s := New(Config{MemoryBudget: 5 * mib, MaxUpload: 2 * mib, MaxQueue: 1, Logger: quiet()})
+		s := New(Config{MemoryBudget: 6 * mib, MaxUpload: 2 * mib, MaxQueue: 1, Logger: quiet()})
 		first := newBlockedBody(body)
 		firstDone := post(s, "/api/solve", first, int64(len(body)))
 		waitFor(t, "the first body to be read", first.touched.Load)
@@ -152,8 +152,8 @@ func TestMemoryBudget(t *testing.T) {
 		var reads atomic.Int32
 		r := countingReader{&reads, fakeReader{"3: red blue red | blue red blue | |"}}
 		s := New(Config{Reader: r, MemoryBudget: 64 * mib, Logger: quiet()})
-		// 2000×2000 pixels cost 96 MB to read: more than half of the 48 MiB that work may hold
-		// (64 MiB, less a quarter for the process).
+		// 2000×2000 pixels cost 96 MB to read: more than half of the 43 MiB that work may hold
+		// (64 MiB, less a third for the process).
 		rec := do(t, s, "POST", "/api/read", "image/png", pngImage(t, 2000, 2000))
 		if rec.Code != http.StatusRequestEntityTooLarge || !strings.Contains(rec.Body.String(), "image_too_large") || reads.Load() != 0 {
 			t.Fatalf("got %d %s after %d reads, want 413 before any read", rec.Code, rec.Body, reads.Load())
@@ -167,9 +167,9 @@ func TestMemoryBudget(t *testing.T) {
 	})
 
 	t.Run("search budgets fit in the memory budget", func(t *testing.T) {
-		s := New(Config{MemoryBudget: 64 * mib, MaxMemory: 1 << 30, MaxSearches: 2})
-		if s.cfg.MaxMemory != 12*mib {
-			t.Errorf("per-search budget %d MiB, want 12 (two searches in half of 48 MiB)", s.cfg.MaxMemory/mib)
+		s := New(Config{MemoryBudget: 96 * mib, MaxMemory: 1 << 30, MaxSearches: 2})
+		if s.cfg.MaxMemory != 16*mib {
+			t.Errorf("per-search budget %d MiB, want 16 (two searches in half of 64 MiB)", s.cfg.MaxMemory/mib)
 		}
 	})
 }

@@ -185,11 +185,17 @@ func (s *Server) plan(ctx context.Context, l *solver.Level, fast bool) (solver.P
 		return plan, stats, err
 	}
 	long := solver.Options{Fast: fast, MaxMemory: s.cfg.MaxMemory}
-	return s.search(ctx, s.searches, l, long, s.cfg.Timeout)
+	best := plan
+	plan, stats, err = s.search(ctx, s.searches, l, long, s.cfg.Timeout)
+	if err == nil && plan.Status == solver.StatusUnknown && len(best.Moves) > 0 &&
+		(len(plan.Moves) == 0 || len(best.Moves) < len(plan.Moves)) {
+		plan.Moves = best.Moves // a long run stopped early (by a shutdown) keeps the quick run's plan
+	}
+	return plan, stats, err
 }
 
 // search runs the solver in pool, under the request's context, the timeout and the server's
-// stop, holding the search's memory budget.
+// stop, holding the search's memory budget. Long searches run at a lower CPU priority.
 func (s *Server) search(ctx context.Context, pool *semaphore, l *solver.Level, opts solver.Options, timeout time.Duration) (solver.Plan, solver.Stats, error) {
 	release, err := s.take(ctx, pool, opts.MaxMemory, "a search slot")
 	if err != nil {
@@ -201,7 +207,14 @@ func (s *Server) search(ctx context.Context, pool *semaphore, l *solver.Level, o
 	stop := context.AfterFunc(s.searchCtx, cancel)
 	defer stop()
 	start := time.Now()
-	plan, stats, err := solver.Solve(ctx, l, opts)
+	var plan solver.Plan
+	var stats solver.Stats
+	solve := func() { plan, stats, err = solver.Solve(ctx, l, opts) }
+	if pool == s.searches {
+		lowPriority(solve)
+	} else {
+		solve()
+	}
 	if err == nil {
 		s.searchSeconds.WithLabelValues(string(plan.Status)).Observe(time.Since(start).Seconds())
 	}

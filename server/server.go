@@ -29,7 +29,9 @@ import (
 	"github.com/decant/decant/solver"
 )
 
-// Reader reads screenshots. The vision package, adapted in cmd/decant, is the real one.
+// Reader reads screenshots. The vision package, adapted in cmd/decant, is the real one. The
+// image's bytes are the request's: a Reader and its Screenshot must not keep them once the
+// request is answered (the buffer is reused).
 type Reader interface {
 	Read(ctx context.Context, image []byte) (Screenshot, error)
 }
@@ -60,7 +62,8 @@ type Config struct {
 	// 250 ms, with at most 64 MiB); a level it does not settle moves to the long pool.
 	QuickSearch time.Duration
 	// MemoryBudget bounds the process's memory: Reserve for the process itself (runtime,
-	// libraries, heap slack; default 160 MiB, at most a quarter of the budget), the rest for
+	// libraries, heap slack: about 170 MB after warm-up; default 192 MiB, at most a third of
+	// the budget), the rest for
 	// what admitted work holds at once: bodies in flight, decoded pixels and search budgets.
 	// Default 1 GiB.
 	MemoryBudget int64
@@ -109,8 +112,8 @@ func (c *Config) defaults() {
 	def(&c.MaxUpload, 20<<20)
 	def(&c.MaxPixels, 25_000_000)
 	def(&c.MemoryBudget, 1<<30)
-	def(&c.Reserve, min(160<<20, c.MemoryBudget/4))
-	c.Reserve = min(c.Reserve, c.MemoryBudget/4)
+	def(&c.Reserve, min(192<<20, c.MemoryBudget/3))
+	c.Reserve = min(c.Reserve, c.MemoryBudget/3)
 	defi(&c.MaxSearches, max(1, runtime.GOMAXPROCS(0)/2))
 	// Long searches together take at most half of what work may hold.
 	def(&c.MaxMemory, 256<<20)
@@ -173,6 +176,7 @@ func New(cfg Config) *Server {
 	gin.SetMode(gin.ReleaseMode)
 	r := gin.New()
 	r.HandleMethodNotAllowed = true
+	r.SetTrustedProxies(nil) // logs show the peer's address, not a header a client can forge
 	r.Use(s.observe, s.recoverPanics, s.headers, s.cors, s.auth)
 	get := func(path string, h gin.HandlerFunc) {
 		r.GET(path, h)
@@ -203,6 +207,12 @@ func New(cfg Config) *Server {
 	}
 	return s
 }
+
+// HeapLimit is the limit to give the Go runtime (GOMEMLIMIT): three quarters of what work may
+// hold, leaving the reserve and a quarter of the work budget to C memory (the libraries, and
+// OpenCV's buffers while screenshots are read), so that the collector runs before Go garbage
+// (answers being encoded, freed bodies) takes the process past its budget.
+func (s *Server) HeapLimit() int64 { return s.cfg.work() * 3 / 4 }
 
 // ServeHTTP answers one request.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.router.ServeHTTP(w, r) }

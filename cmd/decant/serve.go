@@ -50,7 +50,7 @@ func (c *serveCmd) Register(fs *flag.FlagSet) {
 	fs.DurationVar(&c.timeout, "timeout", 10*time.Second, "longest search per request")
 	fs.IntVar(&c.maxUploadMB, "max-upload", 20, "largest upload in MiB")
 	fs.IntVar(&c.maxMemMB, "max-memory", 256, "memory budget per search in MiB (at most half of --memory-budget)")
-	fs.IntVar(&c.budgetMB, "memory-budget", 1024, "memory budget of the whole process in MiB: uploads in flight, decoded screenshots and searches (also sets GOMEMLIMIT unless it is set)")
+	fs.IntVar(&c.budgetMB, "memory-budget", 1024, "memory budget of the whole process in MiB: uploads in flight, decoded screenshots and searches (also sets GOMEMLIMIT, less a reserve for C memory, unless it is set)")
 	fs.IntVar(&c.searches, "searches", 2, "long searches at once")
 	fs.IntVar(&c.readers, "readers", 0, "screenshots read or annotated, and quick searches, at once (0: one per CPU)")
 	fs.IntVar(&c.queue, "queue", 64, "requests waiting for admission before answering 429")
@@ -90,9 +90,6 @@ func (c *serveCmd) Run(ctx context.Context, e *env, args []string) error {
 	log := slog.New(slog.NewJSONHandler(e.stderr, &slog.HandlerOptions{Level: level}))
 	budget := int64(c.budgetMB) << 20
 	tuneMalloc()
-	if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
-		debug.SetMemoryLimit(budget)
-	}
 	var origins []string
 	for _, o := range strings.Split(c.cors, ",") {
 		if o = strings.TrimSpace(o); o != "" {
@@ -107,6 +104,9 @@ func (c *serveCmd) Run(ctx context.Context, e *env, args []string) error {
 		ReadTimeout: c.readTimeout, WriteTimeout: c.writeTimeout, IdleTimeout: c.idleTimeout,
 		MaxConns: c.maxConns, Grace: c.grace, Token: c.token, CORSOrigins: origins, Logger: log,
 	})
+	if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
+		debug.SetMemoryLimit(srv.HeapLimit())
+	}
 	ln, err := net.Listen("tcp", c.addr)
 	if err != nil {
 		return solver.Errorf(solver.CodeInvalidArgument, "serve: %v", err)

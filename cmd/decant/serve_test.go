@@ -3,6 +3,8 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
+	"flag"
 	"io"
 	"net/http"
 	"os/exec"
@@ -117,5 +119,29 @@ func TestServeShutsDownGracefully(t *testing.T) {
 	}
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("decant serve after SIGTERM: %v, want exit 0", err)
+	}
+}
+
+// Environment variables set serve's flags; the command line wins over them.
+func TestServeFlagsFromEnvironment(t *testing.T) {
+	t.Setenv("DECANT_TOKEN", "from-env")
+	t.Setenv("DECANT_CORS_ORIGINS", "https://a.example,https://b.example")
+	t.Setenv("DECANT_MEMORY_BUDGET", "768")
+	c := &serveCmd{}
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	c.Register(fs)
+	if err := fs.Parse([]string{"--memory-budget", "512"}); err != nil {
+		t.Fatal(err)
+	}
+	if c.token != "from-env" || c.cors != "https://a.example,https://b.example" || c.budgetMB != 512 || c.envErr != nil {
+		t.Fatalf("token %q, cors %q, budget %d, env error %v", c.token, c.cors, c.budgetMB, c.envErr)
+	}
+
+	t.Setenv("DECANT_MAX_CONNS", "many")
+	c = &serveCmd{}
+	c.Register(flag.NewFlagSet("serve", flag.ContinueOnError))
+	var u *usageError
+	if !errors.As(c.envErr, &u) || !strings.Contains(u.msg, "DECANT_MAX_CONNS") {
+		t.Fatalf("a bad value: %v, want a usage error naming DECANT_MAX_CONNS", c.envErr)
 	}
 }
