@@ -36,6 +36,15 @@ type column struct {
 	bottom  int   // the liquid's bottom edge (exclusive row), 0 when empty
 	top     int   // the liquid's top edge
 	bounds  []int // colour changes between bottom and top, bottom first
+	// glyphGaps are runs of hidden units whose glyphs were counted: each holds that many
+	// units, a rhythm independent of the colour changes.
+	glyphGaps []glyphRun
+}
+
+// glyphRun is a run of hidden units: its height and the number of glyphs drawn on it.
+type glyphRun struct {
+	height float64
+	n      int
 }
 
 func (c column) empty() bool { return c.bottom == 0 }
@@ -239,8 +248,78 @@ func (f *frame) readColumn(b image.Rectangle, room [2]int) column {
 		col.bounds = append(col.bounds, (col.top+s.y1)/2)
 		col.top = s.y0
 	}
+	prev := col.bottom
+	for _, y := range append(slices.Clone(col.bounds), col.top) {
+		if n := f.glyphs(b, y, prev); n >= 2 {
+			col.glyphGaps = append(col.glyphGaps, glyphRun{float64(prev - y), n})
+		}
+		prev = y
+	}
 	return col
 }
+
+// Hidden units are dark neutral boxes with a light glyph ("?") on each.
+const (
+	hiddenMaxChroma = 12 // a hidden box is nearly grey
+	hiddenMaxL      = 50 // and dark
+	glyphLift       = 30 // a glyph's strokes are this much lighter (CIE L) than the box
+)
+
+// glyphs counts the hidden units in a dark neutral run of a tube (rows y0..y1) from the
+// rhythm of their glyphs: each hidden unit carries the same glyph, so the share of light pixels
+// per row of the centre strip repeats once per unit. The period is the shortest shift at which
+// that profile matches itself closely and divides the run into whole units. It returns 0 for a
+// run that is not dark and neutral or shows no such rhythm.
+func (f *frame) glyphs(b image.Rectangle, y0, y1 int) int {
+	w := b.Dx()
+	strip := f.clip(image.Rect(b.Min.X+w*3/10, y0, b.Max.X-w*3/10, y1))
+	run, ok := f.medianLab(strip)
+	if !ok || run.chroma() >= hiddenMaxChroma || run.L >= hiddenMaxL || strip.Dy() < 8 {
+		return 0
+	}
+	prof := make([]float64, strip.Dy())
+	mean := 0.0
+	for y := strip.Min.Y; y < strip.Max.Y; y++ {
+		n := 0
+		for x := strip.Min.X; x < strip.Max.X; x++ {
+			if f.at(x, y).L > run.L+glyphLift {
+				n++
+			}
+		}
+		prof[y-strip.Min.Y] = float64(n) / float64(strip.Dx())
+		mean += prof[y-strip.Min.Y]
+	}
+	mean /= float64(len(prof))
+	h := len(prof)
+	corr := func(p int) float64 {
+		var sxy, sxx, syy float64
+		for i := 0; i+p < h; i++ {
+			a, c := prof[i]-mean, prof[i+p]-mean
+			sxy, sxx, syy = sxy+a*c, sxx+a*a, syy+c*c
+		}
+		if sxx == 0 || syy == 0 {
+			return 0
+		}
+		return sxy / math.Sqrt(sxx*syy)
+	}
+	for p := max(3, h/solver.MaxCapacity); p <= h/2; p++ {
+		k := float64(h) / float64(p)
+		if math.Abs(k-math.Round(k)) > glyphFit {
+			continue
+		}
+		if corr(p) >= glyphMatch {
+			return int(math.Round(k))
+		}
+	}
+	return 0
+}
+
+// A run's glyph profile repeats when shifted by one unit with a correlation of glyphMatch or
+// more, and the run holds a whole number of units give or take glyphFit of one.
+const (
+	glyphMatch = 0.7
+	glyphFit   = 0.2
+)
 
 // unitHeight finds the height of one unit of liquid from the columns. Two kinds of evidence
 // vote: the gaps between colour changes below the top unit (whole multiples of the unit, but
@@ -261,6 +340,11 @@ func unitHeight(cols []column) (unit, misfit float64) {
 			prev = y
 		}
 		heights = append(heights, float64(c.bottom-c.top))
+		for _, g := range c.glyphGaps {
+			for range g.n {
+				gaps = append(gaps, g.height/float64(g.n))
+			}
+		}
 	}
 	if len(heights) == 0 {
 		return 0, 1

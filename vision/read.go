@@ -54,10 +54,16 @@ const minTubeWidth = 20
 
 // Read finds the tubes, their liquid layers and colours in a screenshot.
 //
-// It returns an error with code no_puzzle when it finds no level, unreadable_image,
-// image_too_large or image_too_small for bytes it will not decode, and low_confidence (with the
-// Reading, for inspection) when what it read breaks the level's counting rules: every colour
-// fills exactly one tube.
+// It lays the tubes out in several ways, from independent cues (outlines of every size, outer
+// outlines only, the rows' rhythm, boxes that only fill the gap between two tubes left out),
+// reads each layout and checks it against what a level must satisfy; the reading the rules
+// confirm best is kept.
+//
+// It returns an error with code no_puzzle when it finds no level (or only a finished one),
+// unreadable_image, image_too_large or image_too_small for bytes it will not decode, and
+// low_confidence when no layout reads as a level that keeps the rules (every colour fills
+// exactly one tube; hidden units make up the rest). Only with low_confidence does it return
+// the Reading too, for inspection; with any other error the Reading is nil.
 func Read(data []byte) (*Reading, error) {
 	mat, err := decode(data)
 	if err != nil {
@@ -68,26 +74,233 @@ func Read(data []byte) (*Reading, error) {
 	if err != nil {
 		return nil, solver.Errorf(solver.CodeInternal, "preparing the image: %v", err)
 	}
-	r := &Reading{Width: mat.Cols(), Height: mat.Rows(), Confidence: 1, pixels: mat.ToBytes(), source: fingerprint(data)}
-	return r, f.read(r)
+	base := Reading{Width: mat.Cols(), Height: mat.Rows(), pixels: mat.ToBytes(), source: fingerprint(data)}
+	r, err := f.read(base)
+	if err != nil && solver.ErrorCode(err) != solver.CodeLowConfidence {
+		return nil, err
+	}
+	return r, err
 }
 
-// read fills r from the frame.
-func (f *frame) read(r *Reading) error {
-	cands := f.tubeCandidates()
-	rows := f.clipRows(readingOrder(pickTubes(cands)))
+// tubeLayout is one hypothesis of where the tubes are: rows of boxes in reading order (work
+// coordinates, inside the frame) and the covered tubes among them.
+type tubeLayout struct {
+	cue      string // what found it, for the reasons
+	rows     [][]image.Rectangle
+	curtains []curtain
+}
+
+// boxes is the layout's boxes in reading order.
+func (l tubeLayout) boxes() []image.Rectangle {
+	var out []image.Rectangle
+	for _, row := range insertCurtains(cloneRows(l.rows), l.curtains) {
+		out = append(out, row...)
+	}
+	return out
+}
+
+func cloneRows(rows [][]image.Rectangle) [][]image.Rectangle {
+	out := make([][]image.Rectangle, len(rows))
+	for i, r := range rows {
+		out[i] = slices.Clone(r)
+	}
+	return out
+}
+
+// hypothesis is a layout and what it reads as.
+type hypothesis struct {
+	tubeLayout
+	reading *Reading
+	err     error
+	cols    []column
+}
+
+// verified reports whether the reading keeps every rule of a level with confidence.
+func (h *hypothesis) verified() bool { return h.err == nil }
+
+// units is the number of units the reading holds.
+func (h *hypothesis) units() int {
+	n := 0
+	for _, t := range h.reading.Level.Tubes {
+		n += len(t)
+	}
+	return n
+}
+
+// plausibility ranks verified readings: the confidence, less a little for every empty tube
+// beyond the two most levels have (a doodle between two tubes reads as an empty one).
+func (h *hypothesis) plausibility() float64 {
+	empty := countFunc(h.reading.Level.Tubes, func(t []solver.Color) bool { return len(t) == 0 })
+	return h.reading.Confidence - surplusEmptyCost*float64(max(0, empty-usualEmpty))
+}
+
+// Levels start with usualEmpty empty tubes, and a position never has more empty tubes than its
+// level started with; each empty tube beyond them costs a reading surplusEmptyCost.
+const (
+	usualEmpty       = 2
+	surplusEmptyCost = 0.05
+)
+
+// layouts are the first hypotheses, from the outlines: the largest set of alike boxes among
+// all outlines, and among outer outlines only (runs of liquid inside a tube can be
+// tube-shaped and outnumber the tubes).
+func (f *frame) layouts(cands []image.Rectangle) []tubeLayout {
+	var out []tubeLayout
+	seen := map[string]bool{}
+	for _, l := range []struct {
+		cue   string
+		boxes []image.Rectangle
+	}{
+		{"outlines", largestGroup(cands)},
+		{"outer outlines", largestGroup(dropInner(cands))},
+	} {
+		if len(l.boxes) == 0 {
+			continue
+		}
+		rows := f.clipRows(readingOrder(slices.Clone(l.boxes)))
+		key := fmt.Sprint(rows)
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		out = append(out, f.withCurtains(l.cue, rows, cands))
+	}
+	return out
+}
+
+// withCurtains completes a layout with the covered tubes found in its rows' rhythm.
+func (f *frame) withCurtains(cue string, rows [][]image.Rectangle, cands []image.Rectangle) tubeLayout {
 	curtains := f.findCurtains(rows, cands)
 	for i := range curtains {
 		curtains[i].box = f.clip(curtains[i].box)
 	}
+	return tubeLayout{cue: cue, rows: rows, curtains: curtains}
+}
+
+// read tries every layout and keeps the best reading: one the rules verify, the most
+// plausible of them; else the refused reading with the highest confidence; else the reason no
+// layout was a level.
+func (f *frame) read(base Reading) (*Reading, error) {
+	cands := f.tubeCandidates()
+	var hs []*hypothesis
+	for _, l := range f.layouts(cands) {
+		h := f.interpret(l, base)
+		hs = append(hs, h)
+		if v, ok := f.withoutGapBoxes(h, cands); ok {
+			hs = append(hs, f.interpret(v, base))
+		}
+	}
+	if len(hs) == 0 {
+		return nil, solver.Errorf(solver.CodeNoPuzzle, "no water-sort level found: no tube-shaped outlines")
+	}
+	var best *hypothesis
+	for _, h := range hs {
+		switch {
+		case best == nil:
+			best = h
+		case h.verified() != best.verified():
+			if h.verified() {
+				best = h
+			}
+		case h.verified():
+			// The reading that explains more of the liquid in view wins; between readings of
+			// the same liquid, the more plausible.
+			hu, bu := h.units(), best.units()
+			if hu > bu || (hu == bu && h.plausibility() > best.plausibility()) {
+				best = h
+			}
+		case h.reading != nil && (best.reading == nil || h.reading.Confidence > best.reading.Confidence):
+			best = h
+		}
+	}
+	if best.reading == nil {
+		return nil, best.err
+	}
+	if holes := best.holes(); !best.verified() && holes > 0 {
+		// A level's rows are full: places at their pitch without a tube, in a reading that
+		// breaks the rules besides, mean something covers the board.
+		return nil, solver.Errorf(solver.CodeNoPuzzle, "no puzzle in view: something covers the board (%d places in its rows hold no tube) and what shows breaks the level's rules: %s", holes, solver.ErrorMessage(best.err))
+	}
+	return best.reading, best.err
+}
+
+// holes counts the places at a row's pitch, between its first and last tube, where no tube
+// stands. A row of one or two gaps has no rhythm of its own and keeps to the rows' common one.
+func (l tubeLayout) holes() int {
+	rows := insertCurtains(cloneRows(l.rows), l.curtains)
+	global := commonPitch(rows)
+	n := 0
+	for _, row := range rows {
+		pitch := global
+		if len(row) >= 4 {
+			pitch = commonPitch([][]image.Rectangle{row})
+		}
+		if pitch <= 0 || len(row) < 2 {
+			continue
+		}
+		places := int(math.Round((centreX(row[len(row)-1])-centreX(row[0]))/pitch)) + 1
+		n += max(0, places-len(row))
+	}
+	return n
+}
+
+// withoutGapBoxes is the layout less its empty boxes that overlap a neighbour on each side in
+// their row: the background between two tubes, bounded by their walls, has a tube's outline
+// and reads as an empty tube. It reports false when there are none.
+func (f *frame) withoutGapBoxes(h *hypothesis, cands []image.Rectangle) (tubeLayout, bool) {
+	if h.cols == nil {
+		return tubeLayout{}, false
+	}
+	empty := map[image.Rectangle]bool{}
+	for _, c := range h.cols {
+		if c.empty() && !c.curtain {
+			empty[c.box] = true
+		}
+	}
+	rows := cloneRows(h.rows)
+	dropped := false
+	for i, row := range rows {
+		rows[i] = slices.DeleteFunc(row, func(b image.Rectangle) bool {
+			if !empty[b] {
+				return false
+			}
+			left, right := false, false
+			for _, o := range row {
+				if o != b && o.Overlaps(b) {
+					left = left || centreX(o) < centreX(b)
+					right = right || centreX(o) > centreX(b)
+				}
+			}
+			dropped = dropped || (left && right)
+			return left && right
+		})
+	}
+	if !dropped {
+		return tubeLayout{}, false
+	}
+	return f.withCurtains(h.cue+", boxes between tubes left out", rows, cands), true
+}
+
+// interpret reads one layout: each tube's liquid, the unit height, the units and their
+// colours, and checks the level they make.
+func (f *frame) interpret(l tubeLayout, base Reading) *hypothesis {
+	r := base
+	r.Confidence = 1
+	h := &hypothesis{tubeLayout: l}
+	h.err = f.readLayout(&h.tubeLayout, &r, &h.cols)
+	if h.err == nil || solver.ErrorCode(h.err) == solver.CodeLowConfidence {
+		h.reading = &r
+	}
+	return h
+}
+
+// readLayout fills r from the layout's boxes.
+func (f *frame) readLayout(l *tubeLayout, r *Reading, out *[]column) error {
 	lanterns := map[image.Rectangle]lab{}
-	for _, c := range curtains {
+	for _, c := range l.curtains {
 		lanterns[c.box] = c.color
 	}
-	var boxes []image.Rectangle
-	for _, row := range insertCurtains(rows, curtains) {
-		boxes = append(boxes, row...)
-	}
+	boxes := l.boxes()
 	if len(boxes) < 3 {
 		return solver.Errorf(solver.CodeNoPuzzle, "no water-sort level found: %d tube-shaped outlines, a level has at least 3", len(boxes))
 	}
@@ -106,6 +319,7 @@ func (f *frame) read(r *Reading) error {
 			filled++
 		}
 	}
+	*out = cols
 	if filled == 0 {
 		return solver.Errorf(solver.CodeNoPuzzle, "no water-sort level found: %d tube-shaped outlines but no liquid in any", len(boxes))
 	}
@@ -130,7 +344,7 @@ func (f *frame) read(r *Reading) error {
 	}
 	capacity = fitCapacity(capacity, total, cols, unit)
 	hidden := slices.ContainsFunc(samples, func(s unitSample) bool { return s.hidden })
-	if len(curtains) > 0 || hidden {
+	if len(l.curtains) > 0 || hidden {
 		// Unseen units make counting unreliable: a level may show no full tube at all. The
 		// tubes' height says how much they hold.
 		capacity = max(capacity, heightCapacity(cols, unit))
@@ -151,6 +365,9 @@ func (f *frame) read(r *Reading) error {
 	if err != nil {
 		r.doubt(0.3, "%v", solver.ErrorMessage(err))
 		return solver.Errorf(solver.CodeLowConfidence, "the reading breaks the level's rules: %s", solver.ErrorMessage(err))
+	}
+	if level.Solved() && !level.HasHidden() && !level.HasCurtains() {
+		return solver.Errorf(solver.CodeNoPuzzle, "no puzzle to solve: the board shows a finished level (every tube empty or full of one colour)")
 	}
 	if r.Confidence < LowConfidence {
 		return solver.Errorf(solver.CodeLowConfidence, "low confidence (%.2f): %s", r.Confidence, r.worst)
