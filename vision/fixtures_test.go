@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/decant/decant/solver"
+	"github.com/decant/decant/vision/render"
 )
 
 var update = flag.Bool("update", false, "rewrite the rendered fixtures in ../testdata/fixtures")
@@ -64,7 +65,7 @@ func TestRenderedMatrix(t *testing.T) {
 	sizes := [][2]int{{360, 800}, {720, 1600}, {1080, 2400}, {1440, 3200}, {1080, 1920}, {1200, 1600}}
 	quality := []int{0, 85, 60}
 	n := 0
-	for ti, theme := range Themes {
+	for ti, theme := range render.Themes {
 		for si, size := range sizes {
 			for rows := 1; rows <= 3; rows++ {
 				for chrome := 0; chrome < 2; chrome++ {
@@ -74,7 +75,7 @@ func TestRenderedMatrix(t *testing.T) {
 					if rows > len(l.Tubes) {
 						continue
 					}
-					opts := RenderOptions{
+					opts := render.Options{
 						Theme: theme, Width: size[0], Height: size[1], Rows: rows,
 						StatusBar: chrome == 1, Banner: chrome == 1,
 						JPEGQuality: quality[n%len(quality)], Seed: uint64(n),
@@ -92,8 +93,8 @@ func TestRenderedMatrix(t *testing.T) {
 	}
 }
 
-func checkRoundTrip(t *testing.T, l *solver.Level, opts RenderOptions) {
-	r, err := Render(l, opts)
+func checkRoundTrip(t *testing.T, l *solver.Level, opts render.Options) {
+	r, err := render.Render(l, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +109,7 @@ func checkRoundTrip(t *testing.T, l *solver.Level, opts RenderOptions) {
 		t.Fatalf("got  %s\nwant %s\nreasons %v", g, w, got.Reasons)
 	}
 	for i, tube := range got.Tubes {
-		want := r.Reading.Tubes[i].Box
+		want := r.Truth.Tubes[i].Box
 		if in := tube.Box.Intersect(want); in.Dx()*in.Dy() < want.Dx()*want.Dy()*7/10 {
 			t.Errorf("tube %d: box %v, drawn at %v", i+1, tube.Box, want)
 		}
@@ -118,16 +119,16 @@ func checkRoundTrip(t *testing.T, l *solver.Level, opts RenderOptions) {
 // fixture is a committed rendered screenshot and its ground truth.
 type fixture struct {
 	file string
-	opts RenderOptions
+	opts render.Options
 	lvl  string
 }
 
 var fixtures = []fixture{
-	{"seed-98.png", RenderOptions{Theme: "dark", StatusBar: true, Title: "LEVEL 98", Seed: 1}, "seed98"},
-	{"light-mid12.png", RenderOptions{Theme: "light", Width: 720, Height: 1600, StatusBar: true}, "mid12"},
-	{"wood-hidden.jpg", RenderOptions{Theme: "wood", Width: 720, Height: 1600, JPEGQuality: 80}, "hidden"},
-	{"gradient-deal9x6.png", RenderOptions{Theme: "gradient", Width: 1080, Height: 1920, Banner: true, Rows: 3}, "deal9x6"},
-	{"dark-noempty.jpg", RenderOptions{Theme: "dark", Width: 360, Height: 800, JPEGQuality: 60, Banner: true}, "noempty"},
+	{"seed-98.png", render.Options{Theme: "dark", StatusBar: true, Title: "LEVEL 98", Seed: 1}, "seed98"},
+	{"light-mid12.png", render.Options{Theme: "light", Width: 720, Height: 1600, StatusBar: true}, "mid12"},
+	{"wood-hidden.jpg", render.Options{Theme: "wood", Width: 720, Height: 1600, JPEGQuality: 80}, "hidden"},
+	{"gradient-deal9x6.png", render.Options{Theme: "gradient", Width: 1080, Height: 1920, Banner: true, Rows: 3}, "deal9x6"},
+	{"dark-noempty.jpg", render.Options{Theme: "dark", Width: 360, Height: 800, JPEGQuality: 60, Banner: true}, "noempty"},
 }
 
 // TestCommittedFixtures reads the committed rendered screenshots (golden files: run with
@@ -142,7 +143,7 @@ func TestCommittedFixtures(t *testing.T) {
 			}
 			l := levels[f.lvl]
 			if *update {
-				r, err := Render(l, f.opts)
+				r, err := render.Render(l, f.opts)
 				if err != nil {
 					t.Fatal(err)
 				}

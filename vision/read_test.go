@@ -15,6 +15,7 @@ import (
 	"gocv.io/x/gocv"
 
 	"github.com/decant/decant/solver"
+	"github.com/decant/decant/vision/render"
 )
 
 func pngOf(t testing.TB, img image.Image) []byte {
@@ -78,9 +79,9 @@ func TestReadRejects(t *testing.T) {
 }
 
 // smallRender draws a five-colour level as a small light-theme screenshot.
-func smallRender(t *testing.T) (*solver.Level, *Rendered) {
+func smallRender(t *testing.T) (*solver.Level, *render.Scene) {
 	l := fixtureLevels(t)["deal5x3"]
-	r, err := Render(l, RenderOptions{Theme: "light", Width: 540, Height: 1200})
+	r, err := render.Render(l, render.Options{Theme: "light", Width: 540, Height: 1200})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,8 +92,8 @@ func smallRender(t *testing.T) (*solver.Level, *Rendered) {
 // than cluster thousands of "units" (a fuzzed input once stalled it).
 func TestReadStripedTubes(t *testing.T) {
 	_, r := smallRender(t)
-	img := r.Image
-	for _, tube := range r.Reading.Tubes {
+	img := r.Image.(*image.RGBA)
+	for _, tube := range r.Truth.Tubes {
 		b := tube.Box
 		for y := b.Min.Y + b.Dy()/5; y < b.Max.Y-b.Dx()/2; y++ {
 			for x := b.Min.X + b.Dx()/4; x < b.Max.X-b.Dx()/4; x++ {
@@ -113,7 +114,7 @@ func TestReadStripedTubes(t *testing.T) {
 func TestReadHonoursEXIFOrientation(t *testing.T) {
 	l, r := smallRender(t)
 	// Store the image turned 90° counter-clockwise, tagged orientation 6.
-	src := r.Image
+	src := r.Image.(*image.RGBA)
 	rot := image.NewRGBA(image.Rect(0, 0, src.Rect.Dy(), src.Rect.Dx()))
 	for y := 0; y < src.Rect.Dy(); y++ {
 		for x := 0; x < src.Rect.Dx(); x++ {

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/decant/decant/vision/render"
 )
 
 var sweep = flag.Bool("sweep", false, "render every fixture level in every matrix combination (slow) and report the misses")
@@ -28,7 +30,7 @@ func TestSweep(t *testing.T) {
 	sizes := [][2]int{{360, 800}, {720, 1600}, {1080, 2400}, {1440, 3200}, {1080, 1920}, {1200, 1600}}
 	total, exact := 0, 0
 	only := os.Getenv("SWEEP_ONLY")
-	for _, theme := range Themes {
+	for _, theme := range render.Themes {
 		for _, size := range sizes {
 			for rows := 1; rows <= 3; rows++ {
 				for chrome := 0; chrome < 2; chrome++ {
@@ -41,8 +43,8 @@ func TestSweep(t *testing.T) {
 							}
 							h := fnv.New64a()
 							h.Write([]byte(id))
-							opts := RenderOptions{Theme: theme, Width: size[0], Height: size[1], Rows: rows, StatusBar: chrome == 1, Banner: chrome == 1, JPEGQuality: q, Seed: h.Sum64()}
-							r, err := Render(l, opts)
+							opts := render.Options{Theme: theme, Width: size[0], Height: size[1], Rows: rows, StatusBar: chrome == 1, Banner: chrome == 1, JPEGQuality: q, Seed: h.Sum64()}
+							r, err := render.Render(l, opts)
 							if err != nil {
 								t.Fatal(err)
 							}

@@ -9,11 +9,12 @@ import (
 
 	"github.com/decant/decant/solver"
 	"github.com/decant/decant/vision"
+	"github.com/decant/decant/vision/render"
 )
 
 // renderCmd is "decant render LEVEL --out IMG".
 type renderCmd struct {
-	opts    vision.RenderOptions
+	opts    render.Options
 	out     string
 	animate bool
 	truth   string
@@ -22,7 +23,7 @@ type renderCmd struct {
 func (c *renderCmd) Register(fs *flag.FlagSet) {
 	o := &c.opts
 	fs.StringVar(&c.out, "out", "", "write the image here (PNG, or JPEG with --jpeg, or GIF with --gif); required")
-	fs.StringVar(&o.Theme, "theme", "dark", "look: "+strings.Join(vision.Themes, ", "))
+	fs.StringVar(&o.Theme, "theme", "dark", "look: "+strings.Join(render.Themes, ", "))
 	fs.IntVar(&o.Width, "width", 1080, "width in pixels")
 	fs.IntVar(&o.Height, "height", 2400, "height in pixels")
 	fs.IntVar(&o.Rows, "rows", 0, "rows of tubes (0: at most 7 tubes a row)")
@@ -54,11 +55,11 @@ func (c *renderCmd) Run(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 	} else {
-		r, err := vision.Render(l, c.opts)
+		r, err := render.Render(l, c.opts)
 		if err != nil {
 			return err
 		}
-		img, reading = r.Data, r.Reading
+		img, reading = r.Data, truthReading(r.Truth)
 	}
 	if err := os.WriteFile(c.out, img, 0o644); err != nil {
 		return solver.Errorf(solver.CodeInvalidArgument, "writing %s: %v", c.out, err)
@@ -85,7 +86,17 @@ func (c *renderCmd) gif(ctx context.Context, l *solver.Level) ([]byte, error) {
 	if o.Width == 1080 && o.Height == 2400 {
 		o.Width, o.Height = 360, 800
 	}
-	return vision.RenderGIF(l, plan.Moves, o)
+	return render.GIF(l, plan.Moves, o)
+}
+
+// truthReading is a drawn image's ground truth in the shape a reading has, so that labels and
+// annotations treat rendered and read images alike.
+func truthReading(t render.Truth) *vision.Reading {
+	r := &vision.Reading{Level: t.Level, Width: t.Width, Height: t.Height, Confidence: 1}
+	for _, tube := range t.Tubes {
+		r.Tubes = append(r.Tubes, vision.Tube{Box: tube.Box, Units: tube.Units})
+	}
+	return r
 }
 
 func writeTruth(path string, l label) error {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/decant/decant/solver"
 	"github.com/decant/decant/vision"
+	"github.com/decant/decant/vision/render"
 )
 
 // searchFlags are the solver options shared by solve and serve.
@@ -135,11 +136,11 @@ func (c *solveCmd) solveFile(ctx context.Context, e *env, name string, opts solv
 // writeAnnotated draws the plan on the screenshot; a level file is first rendered as one.
 func writeAnnotated(out string, data []byte, reading *vision.Reading, level *solver.Level, plan solver.Plan) error {
 	if reading == nil {
-		r, err := vision.Render(level, vision.RenderOptions{})
+		r, err := render.Render(level, render.Options{})
 		if err != nil {
 			return err
 		}
-		data, reading = r.Data, r.Reading
+		data, reading = r.Data, truthReading(r.Truth)
 	}
 	png, err := vision.Annotate(data, reading, plan)
 	if err != nil {

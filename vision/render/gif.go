@@ -1,4 +1,4 @@
-package vision
+package render
 
 import (
 	"bytes"
@@ -15,9 +15,9 @@ import (
 // an enormous file.
 const maxGIFFrames = 400
 
-// RenderGIF animates a plan: one frame for the start and one per pour, each a rendering of the
+// GIF animates a plan: one frame for the start and one per pour, each a rendering of the
 // position (opts as for Render; 0×0 means 360×800) captioned with the pour just made.
-func RenderGIF(l *solver.Level, moves []solver.Move, opts RenderOptions) ([]byte, error) {
+func GIF(l *solver.Level, moves []solver.Move, opts Options) ([]byte, error) {
 	if len(moves)+1 > maxGIFFrames {
 		return nil, solver.Errorf(solver.CodeInvalidArgument, "a plan of %d pours is too long to animate (at most %d)", len(moves), maxGIFFrames-1)
 	}
@@ -43,7 +43,7 @@ func RenderGIF(l *solver.Level, moves []solver.Move, opts RenderOptions) ([]byte
 		if err != nil {
 			return nil, err
 		}
-		frame := image.NewPaletted(r.Image.Rect, plan9.Plan9)
+		frame := image.NewPaletted(r.Image.Bounds(), plan9.Plan9)
 		draw.Draw(frame, frame.Rect, r.Image, image.Point{}, draw.Src)
 		delay := 60
 		if i == 0 || i == len(moves) {

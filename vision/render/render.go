@@ -1,13 +1,10 @@
-package vision
+package render
 
 import (
-	"bytes"
 	"hash/fnv"
 	"image"
 	"image/color"
 	"image/draw"
-	"image/jpeg"
-	"image/png"
 	"math"
 	"math/rand/v2"
 	"sync"
@@ -25,8 +22,9 @@ import (
 // Themes Render can draw.
 var Themes = []string{"dark", "light", "wood", "gradient"}
 
-// RenderOptions shape a rendered screenshot. The zero value is a 1080×2400 dark-theme PNG.
-type RenderOptions struct {
+// Options shape a screenshot in one of the fixed themes. The zero value is a 1080×2400
+// dark-theme PNG.
+type Options struct {
 	Theme         string // one of Themes; "" is "dark"
 	Width, Height int    // pixels; 0 means 1080×2400
 	Rows          int    // rows of tubes; 0 chooses (at most 7 tubes a row)
@@ -35,13 +33,6 @@ type RenderOptions struct {
 	JPEGQuality   int    // 1..100 encodes a JPEG; 0 a PNG
 	Seed          uint64 // varies the background pattern
 	Title         string // the header text; "" is "LEVEL"
-}
-
-// Rendered is a drawn screenshot and its exact ground truth.
-type Rendered struct {
-	Image   *image.RGBA
-	Data    []byte   // the image encoded as PNG or JPEG
-	Reading *Reading // the level and the geometry it was drawn with
 }
 
 // theme holds the colours of one look.
@@ -253,8 +244,9 @@ func planLayout(n, capacity, rows, w, top, bottom int) layout {
 	return lay
 }
 
-// Render draws l as a phone screenshot and returns it with the geometry it was drawn with.
-func Render(l *solver.Level, opts RenderOptions) (*Rendered, error) {
+// Render draws l as a phone screenshot in one of the fixed Themes and returns it with the
+// geometry it was drawn with.
+func Render(l *solver.Level, opts Options) (*Scene, error) {
 	if err := l.Validate(); err != nil {
 		return nil, err
 	}
@@ -266,8 +258,8 @@ func Render(l *solver.Level, opts RenderOptions) (*Rendered, error) {
 	if w == 0 && h == 0 {
 		w, h = 1080, 2400
 	}
-	if w < MinSide || h < MinSide || w*h > MaxPixels {
-		return nil, solver.Errorf(solver.CodeInvalidArgument, "render size %d×%d: each side at least %d, at most %d megapixels", w, h, MinSide, MaxPixels/1_000_000)
+	if err := checkSize(w, h); err != nil {
+		return nil, err
 	}
 	if opts.JPEGQuality < 0 || opts.JPEGQuality > 100 {
 		return nil, solver.Errorf(solver.CodeInvalidArgument, "JPEG quality %d: want 1..100", opts.JPEGQuality)
@@ -289,33 +281,30 @@ func Render(l *solver.Level, opts RenderOptions) (*Rendered, error) {
 		return nil, solver.Errorf(solver.CodeInvalidArgument, "%d tubes do not fit legibly in %d×%d", len(l.Tubes), w, h)
 	}
 	colors := levelColors(l, th)
-	reading := &Reading{Level: l.Clone(), Width: w, Height: h, Confidence: 1}
+	truth := Truth{Level: l.Clone(), Width: w, Height: h}
 	for i, t := range l.Tubes {
 		tube := drawTube(img, th, lay, lay.boxes[i], t, colors)
 		if l.Curtained(i) {
 			drawCurtain(img, lay, lay.boxes[i], colors[l.Curtains[i]])
 		}
-		reading.Tubes = append(reading.Tubes, tube)
+		truth.Tubes = append(truth.Tubes, tube)
 	}
 	// Phones draw with antialiasing; soften the hard edges the same way.
 	img = toRGBA(imaging.Blur(img, 0.5))
-	out := &Rendered{Image: img, Reading: reading}
-	var buf bytes.Buffer
-	if opts.JPEGQuality > 0 {
-		err = jpeg.Encode(&buf, img, &jpeg.Options{Quality: opts.JPEGQuality})
-	} else {
-		err = (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, img)
-	}
+	data, err := encode(img, opts.JPEGQuality)
 	if err != nil {
 		return nil, err
 	}
-	out.Data = buf.Bytes()
-	return out, nil
+	theme := opts.Theme
+	if theme == "" {
+		theme = "dark"
+	}
+	return &Scene{Data: data, Image: img, Truth: truth, Factors: map[string]string{"theme": theme}}, nil
 }
 
 // drawTube draws one tube in box: liquid units from the bottom, a rounded bottom, an outline
 // and a rim; hidden units as a dark box with a "?".
-func drawTube(img *image.RGBA, th theme, lay layout, box image.Rectangle, units []solver.Color, colors []color.RGBA) Tube {
+func drawTube(img *image.RGBA, th theme, lay layout, box image.Rectangle, units []solver.Color, colors []color.RGBA) TubeTruth {
 	tw, s := lay.tw, lay.stroke
 	r := float64(tw) / 2
 	cx := float64(box.Min.X) + r
@@ -334,7 +323,7 @@ func drawTube(img *image.RGBA, th theme, lay layout, box image.Rectangle, units 
 		return fy <= cy || math.Hypot(fx-cx, fy-cy) <= rr
 	}
 	liquidBottom := inBottom
-	tube := Tube{Box: box}
+	tube := TubeTruth{Box: box}
 	unitTop := func(j int) float64 { return liquidBottom - float64(j)*float64(lay.uh) }
 	for y := box.Min.Y; y < box.Max.Y; y++ {
 		for x := box.Min.X; x < box.Max.X; x++ {
@@ -473,4 +462,11 @@ func drawText(img draw.Image, s string, size float64, c color.Color, p image.Poi
 	y := p.Y + (m.Ascent.Ceil()-m.Descent.Ceil())/2
 	d.Dot = fixed.P(x, y)
 	d.DrawString(s)
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }

@@ -1,0 +1,276 @@
+package render
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"image/color"
+	_ "image/jpeg"
+	"math/rand/v2"
+	"slices"
+	"sort"
+	"testing"
+
+	"github.com/decant/decant/solver"
+)
+
+// testSeeds are the seeds the default tests draw (a slice of the distribution small enough
+// for CI; TestContactSheet and the reader's evaluation draw many more).
+func testSeeds() []uint64 {
+	n := 30
+	if testing.Short() {
+		n = 12
+	}
+	out := make([]uint64, n)
+	for i := range out {
+		out[i] = uint64(1000 + 7*i)
+	}
+	return out
+}
+
+func TestRandomIsDeterministic(t *testing.T) {
+	for _, seed := range []uint64{3, 21, 4242} {
+		a, err := Random(seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := Random(seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(a.Data, b.Data) || fmt.Sprint(a.Factors) != fmt.Sprint(b.Factors) {
+			t.Errorf("seed %d: two draws differ", seed)
+		}
+		c, err := Random(seed + 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Equal(a.Data, c.Data) {
+			t.Errorf("seeds %d and %d draw the same image", seed, seed+1)
+		}
+		n1, _ := NonPuzzle(seed)
+		n2, _ := NonPuzzle(seed)
+		if !bytes.Equal(n1.Data, n2.Data) {
+			t.Errorf("non-puzzle seed %d: two draws differ", seed)
+		}
+	}
+}
+
+// TestRandomTruth checks every scene's truth against its level and its pixels.
+func TestRandomTruth(t *testing.T) {
+	for _, seed := range testSeeds() {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			t.Parallel()
+			s, err := Random(seed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := checkTruth(s); err != nil {
+				t.Fatalf("%v\nfactors: %s", err, draws(s.Factors))
+			}
+			if err := checkFactors(s.Factors, Factors); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+func TestNonPuzzleTruth(t *testing.T) {
+	seen := map[string]bool{}
+	for _, seed := range testSeeds()[:min(len(testSeeds()), 24)] {
+		s, err := NonPuzzle(seed)
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		seen[s.Factors["screen"]] = true
+		tr := s.Truth
+		if !tr.NoPuzzle || tr.Level != nil || len(tr.Tubes) != 0 {
+			t.Errorf("seed %d: truth %+v, want NoPuzzle with no level and no tubes", seed, tr)
+		}
+		if err := checkSceneSize(s); err != nil {
+			t.Errorf("seed %d: %v", seed, err)
+		}
+	}
+	if len(seen) < 4 {
+		t.Errorf("24 seeds drew only the screens %v", seen)
+	}
+}
+
+// TestFactorsReached draws the factors of 500 seeds: every value of every factor must come up,
+// so no value is dead weight.
+func TestFactorsReached(t *testing.T) {
+	seen := map[string]map[string]int{}
+	for seed := range uint64(500) {
+		r := rand.New(rand.NewPCG(seed, 0x7a2d00))
+		d := sample(r)
+		dealLevel(r, d, seed)
+		for k, v := range d {
+			if seen[k] == nil {
+				seen[k] = map[string]int{}
+			}
+			seen[k][v]++
+		}
+	}
+	for k, c := range Factors {
+		for _, v := range c.values() {
+			if seen[k][v] == 0 {
+				t.Errorf("factor %s: value %q never drawn in 500 seeds", k, v)
+			}
+		}
+	}
+}
+
+// checkFactors checks that every factor has a recorded value the distribution can draw.
+func checkFactors(got map[string]string, want map[string]choice) error {
+	for k, c := range want {
+		v, ok := got[k]
+		if !ok {
+			return fmt.Errorf("factor %s not recorded", k)
+		}
+		if !slices.Contains(c.values(), v) && v != "theme" && !(k == "background" && len(v) > 6 && v[:6] == "theme-") && !(k == "position" && v == "given") {
+			return fmt.Errorf("factor %s = %q: not one of %v", k, v, c.values())
+		}
+	}
+	return nil
+}
+
+// checkSceneSize checks that the image, the truth and the encoded bytes (after EXIF orientation)
+// agree on the size.
+func checkSceneSize(s *Scene) error {
+	b := s.Image.Bounds()
+	if b.Dx() != s.Truth.Width || b.Dy() != s.Truth.Height {
+		return fmt.Errorf("image %v, truth %d×%d", b, s.Truth.Width, s.Truth.Height)
+	}
+	cfg, _, err := image.DecodeConfig(bytes.NewReader(s.Data))
+	if err != nil {
+		return err
+	}
+	w, h := cfg.Width, cfg.Height
+	if s.Factors["exif"] == "90" || s.Factors["exif"] == "270" {
+		w, h = h, w
+	}
+	if w != b.Dx() || h != b.Dy() {
+		return fmt.Errorf("encoded %d×%d (exif %s), image %v", cfg.Width, cfg.Height, s.Factors["exif"], b)
+	}
+	return nil
+}
+
+// checkTruth checks a puzzle scene's truth: a valid level, one tube box per tube inside the
+// image and apart from the others, one unit box per unit inside its tube and stacked bottom
+// up, the mystery convention (a tube's top unit is shown), and the pixels: units of one
+// colour look alike and units of different colours look different.
+func checkTruth(s *Scene) error {
+	tr := s.Truth
+	if tr.NoPuzzle || tr.Level == nil {
+		return fmt.Errorf("a puzzle scene with NoPuzzle %v, level %v", tr.NoPuzzle, tr.Level)
+	}
+	if err := checkSceneSize(s); err != nil {
+		return err
+	}
+	l := tr.Level
+	if err := l.Validate(); err != nil {
+		return err
+	}
+	if len(tr.Tubes) != len(l.Tubes) {
+		return fmt.Errorf("%d tube boxes for %d tubes", len(tr.Tubes), len(l.Tubes))
+	}
+	frame := image.Rect(0, 0, tr.Width, tr.Height)
+	for i, tube := range tr.Tubes {
+		if tube.Box.Empty() || !tube.Box.In(frame) {
+			return fmt.Errorf("tube %d: box %v outside the %v frame", i+1, tube.Box, frame)
+		}
+		for j := range i {
+			if in := tube.Box.Intersect(tr.Tubes[j].Box); in.Dx()*in.Dy() > tube.Box.Dx()*tube.Box.Dy()/20 {
+				return fmt.Errorf("tubes %d and %d overlap: %v, %v", j+1, i+1, tr.Tubes[j].Box, tube.Box)
+			}
+		}
+		if len(tube.Units) != len(l.Tubes[i]) {
+			return fmt.Errorf("tube %d: %d unit boxes for %d units", i+1, len(tube.Units), len(l.Tubes[i]))
+		}
+		for j, u := range tube.Units {
+			if u.Empty() || !u.In(tube.Box) {
+				return fmt.Errorf("tube %d unit %d: box %v not inside the tube's %v", i+1, j+1, u, tube.Box)
+			}
+			if j > 0 && (u.Max.Y > tube.Units[j-1].Min.Y+u.Dy()/3 || u.Min.Y+u.Max.Y >= tube.Units[j-1].Min.Y+tube.Units[j-1].Max.Y) {
+				return fmt.Errorf("tube %d unit %d: box %v is not above unit %d's %v", i+1, j+1, u, j, tube.Units[j-1])
+			}
+		}
+		if n := len(l.Tubes[i]); n > 0 && l.Tubes[i][n-1] == solver.Hidden && s.Factors["position"] != "given" {
+			return fmt.Errorf("tube %d: its top unit is hidden", i+1)
+		}
+	}
+	if s.Factors["photo"] == "no" {
+		return checkUnitColours(s)
+	}
+	return nil
+}
+
+// Colour agreement of the drawn units (CIEDE2000 between the median colours of the units'
+// centres): units of one colour stay within sameDE of their colour's median (shading,
+// glare, bubbles and JPEG move them a little); each colour's median stays apartDE from every
+// other colour's, and from the hidden units'.
+const (
+	sameDE  = 15
+	apartDE = 5
+)
+
+func checkUnitColours(s *Scene) error {
+	img := s.Image
+	l := s.Truth.Level
+	byColour := map[solver.Color][]color.RGBA{}
+	for i, tube := range s.Truth.Tubes {
+		for j, u := range tube.Units {
+			c := l.Tubes[i][j]
+			byColour[c] = append(byColour[c], medianOf(img, u.Inset(min(u.Dx(), u.Dy())/4)))
+		}
+	}
+	med := map[solver.Color]color.RGBA{}
+	for c, cs := range byColour {
+		m := medianColour(cs)
+		med[c] = m
+		for _, x := range cs {
+			if d := dE(x, m); d > sameDE && c != solver.Hidden {
+				return fmt.Errorf("colour %s: a unit at ΔE %.1f from the colour's median %v", l.Name(c), d, m)
+			}
+		}
+	}
+	var ids []solver.Color
+	for c := range med {
+		ids = append(ids, c)
+	}
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	for i, a := range ids {
+		for _, b := range ids[i+1:] {
+			if d := dE(med[a], med[b]); d < apartDE {
+				return fmt.Errorf("colours %s and %s are drawn ΔE %.1f apart", l.Name(a), l.Name(b), d)
+			}
+		}
+	}
+	return nil
+}
+
+func medianOf(img image.Image, r image.Rectangle) color.RGBA {
+	var cs []color.RGBA
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			r, g, b, _ := img.At(x, y).RGBA()
+			cs = append(cs, rgb(uint8(r>>8), uint8(g>>8), uint8(b>>8)))
+		}
+	}
+	return medianColour(cs)
+}
+
+func medianColour(cs []color.RGBA) color.RGBA {
+	if len(cs) == 0 {
+		return color.RGBA{}
+	}
+	ch := func(f func(color.RGBA) uint8) uint8 {
+		v := make([]int, len(cs))
+		for i, c := range cs {
+			v[i] = int(f(c))
+		}
+		sort.Ints(v)
+		return uint8(v[len(v)/2])
+	}
+	return rgb(ch(func(c color.RGBA) uint8 { return c.R }), ch(func(c color.RGBA) uint8 { return c.G }), ch(func(c color.RGBA) uint8 { return c.B }))
+}
