@@ -24,7 +24,8 @@ type Reading struct {
 	Confidence float64
 	Reasons    []string
 
-	worst string // the reason for the lowest confidence
+	worst  string  // the strongest doubt
+	worstC float64 // and the confidence it alone would leave
 
 	// pixels keeps the decoded image (BGR rows) so that Annotate need not decode it again;
 	// source identifies the bytes it was decoded from.
@@ -46,8 +47,30 @@ type Tube struct {
 	Units []image.Rectangle
 }
 
-// Confidence below which a reading is reported as an error by Read's callers.
+// LowConfidence is the confidence below which Read refuses a reading (low_confidence).
 const LowConfidence = 0.5
+
+// Confidence levels a doubt lowers a reading to. Below LowConfidence the reading is refused:
+// brokenConfidence for a reading that breaks a rule of the level, tooSmallConfidence for tubes
+// too narrow to sample, holeConfidence for a row with places at its pitch but no tube (a
+// tube was missed, or something covers the board). Above it: coveredConfidence when curtains
+// keep the count rule from checking the reading.
+const (
+	brokenConfidence   = 0.3
+	tooSmallConfidence = 0.4
+	holeConfidence     = 0.45
+	coveredConfidence  = 0.7
+)
+
+// maxMisfit is the share of layers allowed to be no whole multiple of the unit before the
+// reading is doubted; lanternDE is how close (CIEDE2000) a lantern's colour is to the liquid
+// it names.
+const (
+	maxMisfit     = 0.2
+	misfitWeight  = 2 // a misfit share m leaves confidence 1 - misfitWeight·m
+	lanternDE     = 20
+	headroomSlack = 0.2
+)
 
 // minTubeWidth is the narrowest tube, in the image's pixels, read with confidence.
 const minTubeWidth = 20
@@ -216,7 +239,7 @@ func (f *frame) read(base Reading) (*Reading, error) {
 	if best.reading == nil {
 		return nil, best.err
 	}
-	if holes := best.holes(); !best.verified() && holes > 0 {
+	if holes := best.holes(); holes > 0 && best.reading.Confidence <= brokenConfidence {
 		// A level's rows are full: places at their pitch without a tube, in a reading that
 		// breaks the rules besides, mean something covers the board.
 		return nil, solver.Errorf(solver.CodeNoPuzzle, "no puzzle in view: something covers the board (%d places in its rows hold no tube) and what shows breaks the level's rules: %s", holes, solver.ErrorMessage(best.err))
@@ -324,8 +347,8 @@ func (f *frame) readLayout(l *tubeLayout, r *Reading, out *[]column) error {
 		return solver.Errorf(solver.CodeNoPuzzle, "no water-sort level found: %d tube-shaped outlines but no liquid in any", len(boxes))
 	}
 	unit, misfit := unitHeight(cols)
-	if misfit > 0.2 {
-		r.doubt(1-misfit, "%.0f%% of the layers are not whole multiples of one unit", 100*misfit)
+	if misfit > maxMisfit {
+		r.doubt(1-misfitWeight*misfit, "%.0f%% of the layers are not whole multiples of one unit", 100*misfit)
 	}
 	// Units per tube, and what each looks like.
 	counts := make([]int, len(cols))
@@ -344,17 +367,18 @@ func (f *frame) readLayout(l *tubeLayout, r *Reading, out *[]column) error {
 	}
 	capacity = fitCapacity(capacity, total, cols, unit)
 	hidden := slices.ContainsFunc(samples, func(s unitSample) bool { return s.hidden })
-	if len(l.curtains) > 0 || hidden {
-		// Unseen units make counting unreliable: a level may show no full tube at all. The
-		// tubes' height says how much they hold.
+	if hidden {
+		// Hidden units make counting unreliable: a level may show no full tube at all. The
+		// tubes' height says how much they hold. (Curtains alone do not raise it: the tubes
+		// beside them show the capacity, and a tall tube's headroom would add a unit.)
 		capacity = max(capacity, heightCapacity(cols, unit))
 	}
 	if capacity < 2 {
-		r.doubt(0.3, "no tube holds more than one layer")
+		r.doubt(brokenConfidence, "no tube holds more than one layer")
 	}
 	f.geometry(r, cols, counts, unit)
 	if w := r.Tubes[0].Box.Dx(); w < minTubeWidth {
-		r.doubt(0.4, "the tubes are %d pixels wide: too small to read reliably (at least %d)", w, minTubeWidth)
+		r.doubt(tooSmallConfidence, "the tubes are %d pixels wide: too small to read reliably (at least %d)", w, minTubeWidth)
 	}
 	tubes, err := r.colors(cols, counts, samples, capacity)
 	if err != nil {
@@ -363,8 +387,17 @@ func (f *frame) readLayout(l *tubeLayout, r *Reading, out *[]column) error {
 	level, err := solver.BuildLevel(capacity, tubes)
 	r.Level = level
 	if err != nil {
-		r.doubt(0.3, "%v", solver.ErrorMessage(err))
+		r.doubt(brokenConfidence, "%v", solver.ErrorMessage(err))
 		return solver.Errorf(solver.CodeLowConfidence, "the reading breaks the level's rules: %s", solver.ErrorMessage(err))
+	}
+	if missing, room := coveredShortfall(level); missing > room {
+		r.doubt(brokenConfidence, "the colours lack %d units, more than the curtains and hidden units can hold (%d)", missing, room)
+	}
+	if i, why := hiddenOutOfPlace(tubes); i >= 0 {
+		r.doubt(brokenConfidence, "tube %d: %s", i+1, why)
+	}
+	if holes := l.holes(); holes > 0 {
+		r.doubt(holeConfidence, "%d places at the rows' pitch hold no tube: a tube was missed, or something covers the board", holes)
 	}
 	if level.Solved() && !level.HasHidden() && !level.HasCurtains() {
 		return solver.Errorf(solver.CodeNoPuzzle, "no puzzle to solve: the board shows a finished level (every tube empty or full of one colour)")
@@ -404,7 +437,8 @@ func room(boxes []image.Rectangle, b image.Rectangle) [2]int {
 
 // heightCapacity is the capacity the tubes' height allows: units that fit between the
 // liquid's bottom and the top of the box, less the headroom games leave above a full tube
-// (measured at 0.4 to 1.0 unit across the games at hand).
+// (measured at 0.4 to 1.0 unit across the games at hand; a tube is taken to hold whole units
+// up to headroomSlack of one below its top).
 func heightCapacity(cols []column, unit float64) int {
 	var ratios []float64
 	for _, c := range cols {
@@ -416,7 +450,7 @@ func heightCapacity(cols []column, unit float64) int {
 		return 0
 	}
 	slices.Sort(ratios)
-	return int(ratios[len(ratios)/2] - 0.2)
+	return int(ratios[len(ratios)/2] - headroomSlack)
 }
 
 // fitCapacity settles the capacity: the smallest that the liquid heights fit, raised while the
@@ -438,12 +472,15 @@ func fitCapacity(capacity, total int, cols []column, unit float64) int {
 	return capacity
 }
 
-// doubt lowers the confidence to at most c and records why.
+// doubt records a reason to doubt the reading: alone, it would leave confidence c. Independent
+// doubts multiply: a reading doubted twice is less likely right than one doubted once.
 func (r *Reading) doubt(c float64, format string, args ...any) {
 	why := fmt.Sprintf(format, args...)
-	if c < r.Confidence {
-		r.Confidence, r.worst = math.Max(0, c), why
+	c = math.Max(0, math.Min(1, c))
+	if r.worst == "" || c < r.worstC {
+		r.worst, r.worstC = why, c
 	}
+	r.Confidence *= c
 	r.Reasons = append(r.Reasons, why)
 }
 
@@ -486,12 +523,12 @@ func (r *Reading) colors(cols []column, counts []int, samples []unitSample, capa
 	}
 	if n := countFunc(cols, func(c column) bool { return c.curtain }); covered {
 		// What curtains hide is unknown, so the count rule cannot check this reading.
-		r.doubt(0.7, "%d tubes behind curtains: the colour counts cannot confirm the reading", n)
+		r.doubt(coveredConfidence, "%d tubes behind curtains: the colour counts cannot confirm the reading", n)
 	}
 	if total%capacity != 0 && !covered {
-		r.doubt(0.3, "%d units do not make whole tubes of %d", total, capacity)
+		r.doubt(brokenConfidence, "%d units do not make whole tubes of %d", total, capacity)
 	}
-	labels := clusterUnits(visible, capacity, k, 12)
+	labels := clusterUnits(visible, capacity, k, looseDE)
 	groups := 0
 	for _, l := range labels {
 		groups = max(groups, l+1)
@@ -546,7 +583,7 @@ func (r *Reading) colors(cols []column, counts []int, samples []unitSample, capa
 // curtainName names the colour a curtain waits for: the liquid colour its lantern shows when
 // one is close, else the nearest palette name not taken by a liquid.
 func curtainName(c lab, means []lab, names []string) string {
-	best, bd := -1, 20.0
+	best, bd := -1, float64(lanternDE)
 	for g, m := range means {
 		if d := deltaE(c, m); d < bd {
 			best, bd = g, d
@@ -558,17 +595,31 @@ func curtainName(c lab, means []lab, names []string) string {
 	return nameColors(append(slices.Clone(means), c))[len(means)]
 }
 
-// checkClusters lowers the confidence for loose groups and for groups too alike to be told
-// apart reliably.
+// checkClusters lowers the confidence for loose groups, for units that sit closer to another
+// colour than to their own (the count rule forced them apart from their look), and for groups
+// too alike to be told apart reliably.
 func (r *Reading) checkClusters(means []lab, members [][]lab) {
-	worst := 0.0
+	worst, strays := 0.0, 0
 	for g, m := range members {
 		for _, c := range m {
-			worst = max(worst, deltaE(c, means[g]))
+			own := deltaE(c, means[g])
+			worst = max(worst, own)
+			for o := range means {
+				if o != g && deltaE(c, means[o]) < own {
+					strays++
+					break
+				}
+			}
 		}
 	}
-	if worst > 12 {
-		r.doubt(0.6, "a unit differs from its colour by ΔE %.0f", worst)
+	if strays > 0 {
+		r.doubt(strayConfidence, "%d units look more like another colour than their own", strays)
+	}
+	switch {
+	case worst > strayDE:
+		r.doubt(strayConfidence, "a unit differs from its colour by ΔE %.0f", worst)
+	case worst > looseDE:
+		r.doubt(looseConfidence, "a unit differs from its colour by ΔE %.0f", worst)
 	}
 	var ds []float64
 	for i := range means {
@@ -577,8 +628,59 @@ func (r *Reading) checkClusters(means []lab, members [][]lab) {
 		}
 	}
 	sort.Float64s(ds)
-	if len(ds) > 0 && ds[0] < 4 {
+	if len(ds) > 0 && ds[0] < twinDE {
 		// Games never draw two colours this alike: the count rule split one colour.
-		r.doubt(0.4, "two colours differ by only ΔE %.1f", ds[0])
+		r.doubt(twinConfidence, "two colours differ by only ΔE %.1f", ds[0])
 	}
+}
+
+// Colour groups: a unit farther than looseDE from its colour's mean (CIEDE2000) makes the
+// reading doubtful (looseConfidence); one farther than strayDE, or closer to another colour
+// than to its own, is likely misgrouped (strayConfidence). Two colours within twinDE are one
+// colour split.
+const (
+	looseDE         = 12
+	strayDE         = 25
+	looseConfidence = 0.6
+	strayConfidence = 0.4
+	twinDE          = 4
+	twinConfidence  = 0.4
+)
+
+// hiddenOutOfPlace finds a tube whose top unit is hidden: a hidden unit shows its colour once
+// it is its tube's top. (Below the top anything goes: some levels are dealt with a visible unit
+// under hidden ones.) It returns the tube and why, or -1.
+func hiddenOutOfPlace(tubes [][]string) (int, string) {
+	for i, t := range tubes {
+		if len(t) > 0 && t[len(t)-1] == "?" {
+			return i, "its top unit is hidden, but a top unit always shows its colour"
+		}
+	}
+	return -1, ""
+}
+
+// coveredShortfall is, for a level with curtains, the units its colours lack (each colour has
+// capacity units in all) and the most that hidden units and the covered tubes can hold.
+func coveredShortfall(l *solver.Level) (missing, room int) {
+	if !l.HasCurtains() {
+		return 0, 0
+	}
+	counts := make([]int, len(l.Names))
+	for i, t := range l.Tubes {
+		if l.Curtained(i) {
+			room += l.Capacity
+			continue
+		}
+		for _, c := range t {
+			if c == solver.Hidden {
+				room++
+			} else {
+				counts[c]++
+			}
+		}
+	}
+	for c := 1; c < len(counts); c++ {
+		missing += max(0, l.Capacity-counts[c])
+	}
+	return missing, room
 }
