@@ -140,6 +140,18 @@ func TestRenderThenRead(t *testing.T) {
 	if err := json.Unmarshal(data, &lab); err != nil || len(lab.Tubes) != 4 || lab.Width != 720 {
 		t.Fatalf("truth: %v %s", err, data)
 	}
+	// --random draws the level from the randomised distribution, truth and all.
+	themed, _ := os.ReadFile(img)
+	if _, errOut, code := decant(t, "", "render", level, "--random", "--seed", "7", "--out", img, "--truth", truth); code != 0 {
+		t.Fatalf("render --random: exit %d %s", code, errOut)
+	}
+	data, _ = os.ReadFile(truth)
+	if err := json.Unmarshal(data, &lab); err != nil || len(lab.Tubes) != 4 || lab.Level.Canonical() != "3: 1 2 1 | 2 1 2 |  | " {
+		t.Fatalf("random truth: %v %s", err, data)
+	}
+	if drawn, _ := os.ReadFile(img); bytes.Equal(drawn, themed) {
+		t.Error("--random drew the same image as the wood theme")
+	}
 	gif := filepath.Join(dir, "plan.gif")
 	if _, errOut, code := decant(t, "", "render", level, "--gif", "--out", gif); code != 0 {
 		t.Fatalf("gif: exit %d %s", code, errOut)

@@ -17,6 +17,7 @@ type renderCmd struct {
 	opts    render.Options
 	out     string
 	animate bool
+	random  bool
 	truth   string
 }
 
@@ -33,6 +34,7 @@ func (c *renderCmd) Register(fs *flag.FlagSet) {
 	fs.Uint64Var(&o.Seed, "seed", 1, "seed for the background pattern")
 	fs.StringVar(&o.Title, "title", "", "header text (default LEVEL)")
 	fs.BoolVar(&c.animate, "gif", false, "solve the level and animate the plan, one frame per pour")
+	fs.BoolVar(&c.random, "random", false, "draw the level in a look, size and encoding drawn from the randomised distribution with --seed (PNG or JPEG, whatever --out's name); the other look flags are ignored")
 	fs.StringVar(&c.truth, "truth", "", "also write the ground truth (level and geometry) as JSON here")
 }
 
@@ -55,7 +57,12 @@ func (c *renderCmd) Run(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 	} else {
-		r, err := render.Render(l, c.opts)
+		var r *render.Scene
+		if c.random {
+			r, err = render.RandomLevel(l, c.opts.Seed)
+		} else {
+			r, err = render.Render(l, c.opts)
+		}
 		if err != nil {
 			return err
 		}

@@ -6,8 +6,6 @@ import (
 	"image/color"
 	"math"
 	"math/rand/v2"
-
-	"github.com/decant/decant/solver"
 )
 
 // inkOn is a text colour that reads on bg.
@@ -20,7 +18,7 @@ func inkOn(bg color.RGBA) color.RGBA {
 
 // drawClutter draws the screen's furniture around the board: always a header, and the
 // clutter drawn, all outside the tubes' boxes (labels go in the gap under each tube).
-func drawClutter(img *image.RGBA, r *rand.Rand, kind string, p placed, top, bottom float64, under []color.RGBA, l *solver.Level) {
+func drawClutter(img *image.RGBA, r *rand.Rand, kind string, p placed, top, bottom float64, under []color.RGBA) {
 	w, h := float64(img.Rect.Dx()), float64(img.Rect.Dy())
 	unit := math.Min(w, h) // sizes relative to the short side
 	has := func(k string) bool { return kind == k || kind == "all" }
@@ -51,7 +49,8 @@ func drawClutter(img *image.RGBA, r *rand.Rand, kind string, p placed, top, bott
 		roundRect(img, done, unit*0.012, hsv(r.Float64()*360, 0.7, 0.9))
 	}
 	if has("toast") {
-		t := image.Rect(int(w*0.25), int(top*0.1), int(w*0.75), int(top*0.35))
+		y0 := math.Max(top*0.1, h*0.035) // below a status bar
+		t := image.Rect(int(w*0.25), int(y0), int(w*0.75), int(math.Max(top*0.35, y0+unit*0.05)))
 		roundRect(img, t, unit*0.02, color.RGBA{250, 250, 250, 230})
 		drawText(img, "Great!", float64(t.Dy())*0.5, rgb(40, 150, 70), image.Pt((t.Min.X+t.Max.X)/2, (t.Min.Y+t.Max.Y)/2), true)
 	}

@@ -51,8 +51,8 @@ func drawCover(img *image.RGBA, lk *look, g tubeGeom, c color.RGBA) {
 	}
 }
 
-// drawShelf draws a shelf under row i of the tubes.
-func drawShelf(img *image.RGBA, lk *look, p placed, row int, y float64) {
+// drawShelf draws a shelf under the row of tubes whose bottoms are at y.
+func drawShelf(img *image.RGBA, lk *look, p placed, y float64) {
 	minX, maxX := math.Inf(1), math.Inf(-1)
 	for _, g := range p.geoms {
 		if math.Abs(g.bottom+g.stroke-y) < 1 {

@@ -21,6 +21,13 @@ var (
 	headroomRange   = [2]float64{0.2, 0.9}
 	gapRange        = [2]float64{0.25, 1.3}
 	rowGapRange     = [2]float64{0.12, 0.45}
+	// minUnitAspect is the flattest unit a layout squeezes tall tubes to before narrowing them.
+	minUnitAspect = 0.5
+	// maxJitter is the widest gap of an uneven row, in its nominal gaps (the narrowest is
+	// minJitter).
+	minJitter, maxJitter = 0.5, 1.5
+	// lipShare is how much wider than the tube a rim's lip reaches, in cavity widths.
+	lipShare = 0.3
 )
 
 func between(r *rand.Rand, lohi [2]float64) float64 { return lohi[0] + (lohi[1]-lohi[0])*r.Float64() }
@@ -46,8 +53,8 @@ type placed struct {
 }
 
 // placeTubes fits the rows of tubes into the board area [x0,x1]×[y0,y1]; it returns false
-// when a cavity would be narrower than minW pixels.
-func placeTubes(r *rand.Rand, counts []int, capacity int, sh shapeDraws, layout, shape, rim string, x0, y0, x1, y1, minW float64) (placed, bool) {
+// when a cavity would be narrower than minW pixels or a unit lower than minUH.
+func placeTubes(counts []int, capacity int, sh shapeDraws, layout, shape, rim string, x0, y0, x1, y1, minW, minUH float64) (placed, bool) {
 	perRow := 0
 	for _, c := range counts {
 		perRow = max(perRow, c)
@@ -61,8 +68,13 @@ func placeTubes(r *rand.Rand, counts []int, capacity int, sh shapeDraws, layout,
 	if layout == "staggered" && rows > 1 {
 		stagger = 0.5
 	}
-	// Width: perRow tubes with gaps; height: rows of tubes with row gaps.
-	iw := (x1 - x0) / ((float64(perRow)+stagger)*(widthK+sh.strokeK*2) + float64(perRow-1+int(math.Ceil(stagger)))*sh.gap)
+	// Width: perRow tubes (lips included) with gaps, the widest gaps an uneven row draws, and
+	// a staggered row's shift; height: rows of tubes with row gaps.
+	gap := sh.gap
+	if layout == "uneven" {
+		gap *= maxJitter
+	}
+	iw := (x1 - x0) / ((float64(perRow)+stagger)*(widthK+sh.strokeK*2+lipShare) + float64(perRow-1+int(math.Ceil(stagger)))*gap)
 	tubeH := func(iw float64) float64 {
 		rimH := 0.0
 		if rim != "none" {
@@ -70,11 +82,15 @@ func placeTubes(r *rand.Rand, counts []int, capacity int, sh shapeDraws, layout,
 		}
 		return rimH + (sh.headroom+float64(capacity))*sh.unitAspect*iw + iw*sh.strokeK + 0.15*iw
 	}
+	// Too tall: flatten the units first (down to minUnitAspect), then narrow the tubes.
+	for th := tubeH(iw); float64(rows)*th*(1+sh.rowGap) > y1-y0 && sh.unitAspect > minUnitAspect; th = tubeH(iw) {
+		sh.unitAspect = math.Max(minUnitAspect, sh.unitAspect*0.95)
+	}
 	if th := tubeH(iw); float64(rows)*th*(1+sh.rowGap) > y1-y0 {
 		iw *= (y1 - y0) / (float64(rows) * th * (1 + sh.rowGap))
 	}
 	iw = math.Min(iw, (x1-x0)*0.16)
-	if iw < minW {
+	if iw < minW || iw*sh.unitAspect < minUH {
 		return placed{}, false
 	}
 	th := tubeH(iw)

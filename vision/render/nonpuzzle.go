@@ -1,13 +1,12 @@
 package render
 
 import (
+	"fmt"
 	"image"
 	"image/color"
 	"math"
 	"math/rand/v2"
 	"strconv"
-
-	"github.com/disintegration/imaging"
 
 	"github.com/decant/decant/solver"
 )
@@ -18,8 +17,9 @@ var NonPuzzleFactors = map[string]choice{
 	// screen: a main menu (buttons, a lone decorative tube), a victory screen (stars,
 	// progress bars, a next button), a shop (priced cards), a level map (a path of numbered
 	// circles), a level-complete pop-up drawn over a whole board (dimmed and hidden), a bare
-	// texture, random tube-like shapes and bars that follow no level's rules.
-	"screen": {{"menu", 1}, {"victory", 1}, {"shop", 1}, {"map", 1}, {"popup", 1}, {"texture", 1}, {"shapes", 1}},
+	// texture, random tube-like shapes and bars that follow no level's rules, a phone's home
+	// screen (a grid of app icons).
+	"screen": {{"menu", 1}, {"victory", 1}, {"shop", 1}, {"map", 1}, {"popup", 1}, {"texture", 1}, {"shapes", 1}, {"home", 1}},
 }
 
 // NonPuzzle draws a screen with no level on it: Truth.NoPuzzle is set, Truth.Level is nil. The
@@ -32,6 +32,9 @@ func NonPuzzle(seed uint64) (*Scene, error) {
 	}
 	if d["screen"] == "popup" {
 		return popupOverBoard(r, seed, d)
+	}
+	if d["screen"] == "texture" && (d["background"] == "flat" || d["background"] == "vgradient") {
+		d["background"] = []string{"wood", "noise", "blobs", "doodles", "bokeh"}[r.IntN(5)] // a texture, not a plain fill
 	}
 	w, h := screenSize(r, d["size"])
 	img := paintBackground(image.NewRGBA(image.Rect(0, 0, w, h)), r, d["background"])
@@ -46,8 +49,10 @@ func NonPuzzle(seed uint64) (*Scene, error) {
 		drawMap(img, r)
 	case "shapes":
 		drawShapes(img, r)
+	case "home":
+		drawHome(img, r)
 	}
-	img = toRGBA(imaging.Blur(img, 0.5))
+	soften(img)
 	return finish(r, d, img, Truth{Width: w, Height: h, NoPuzzle: true})
 }
 
@@ -244,15 +249,51 @@ func drawShapes(img *image.RGBA, r *rand.Rand) {
 		hw := unit * (0.02 + 0.04*r.Float64())
 		top := float64(h) * (0.2 + 0.3*r.Float64())
 		bot := top + float64(h)*(0.1+0.3*r.Float64())
-		a, b := hsv(r.Float64()*360, 0.7, 0.9), hsv(r.Float64()*360, 0.7, 0.9)
+		a, b2 := hsv(r.Float64()*360, 0.7, 0.9), hsv(r.Float64()*360, 0.7, 0.9)
 		if r.IntN(2) == 0 { // a bar chart's bar: a plain rounded bar
 			roundRect(img, image.Rect(int(cx-hw), int(top), int(cx+hw), int(bot)), hw*0.3, a)
 			continue
 		}
-		for y := int(top); y < int(bot); y++ { // a vial with a smooth gradient
-			t := (float64(y) - top) / (bot - top)
-			roundRect(img, image.Rect(int(cx-hw), y, int(cx+hw), y+1), 0, mix(a, b, t))
+		// An outlined vial filled to any height with a smooth gradient: no units to count.
+		g := tubeGeom{cx: cx, top: top, cavTop: top, bottom: bot, hw: hw, uh: bot - top, stroke: math.Max(1, hw*0.12), shape: "round"}
+		lk := &look{outline: rgb(230, 230, 235), tint: rgb(255, 255, 255), tintA: 0.1, hidden: "none", edge: "flat", glare: "none"}
+		drawRandomTube(img, lk, g, nil, nil, 0)
+		level := top + (bot-top)*r.Float64()
+		b := g.box().Intersect(img.Rect)
+		for y := max(b.Min.Y, int(level)); y < b.Max.Y; y++ {
+			for x := b.Min.X; x < b.Max.X; x++ {
+				if g.sd(float64(x)+0.5, float64(y)+0.5) <= 0 {
+					img.SetRGBA(x, y, mix(a, b2, (float64(y)-level)/(bot-level+1)))
+				}
+			}
 		}
-		ring(img, cx, bot, hw, math.Max(1, hw*0.1), rgb(230, 230, 230))
+	}
+}
+
+// drawHome is a phone's home screen: a clock and a grid of app icons with names.
+func drawHome(img *image.RGBA, r *rand.Rand) {
+	w, h := img.Rect.Dx(), img.Rect.Dy()
+	unit := float64(min(w, h))
+	bg := meanColor(img, img.Rect)
+	drawText(img, fmt.Sprintf("%d:%02d", 1+r.IntN(12), r.IntN(60)), unit*0.15, inkOn(bg), image.Pt(w/2, h/7), true)
+	cols := 4 + r.IntN(2)
+	cell := w / cols
+	icon := cell * 6 / 10
+	names := []string{"Mail", "Maps", "Photos", "Music", "Clock", "Notes", "Games", "Shop", "Chat", "News"}
+	for i := range cols * (3 + r.IntN(3)) {
+		x := (i%cols)*cell + (cell-icon)/2
+		y := h/4 + (i/cols)*cell*13/10
+		if y+icon > h*9/10 {
+			break
+		}
+		c := hsv(r.Float64()*360, 0.5+0.5*r.Float64(), 0.6+0.4*r.Float64())
+		roundRect(img, image.Rect(x, y, x+icon, y+icon), float64(icon)*0.22, c)
+		switch r.IntN(3) {
+		case 0:
+			disc(img, float64(x+icon/2), float64(y+icon/2), float64(icon)*0.25, rgb(255, 255, 255))
+		case 1:
+			star(img, float64(x+icon/2), float64(y+icon/2), float64(icon)*0.3, rgb(255, 255, 255))
+		}
+		drawText(img, names[r.IntN(len(names))], float64(icon)*0.22, inkOn(bg), image.Pt(x+icon/2, y+icon+icon/4), true)
 	}
 }

@@ -50,7 +50,7 @@ func paint(r *rand.Rand, d draws, l *solver.Level) (*Scene, error) {
 		if s, err := paintTheme(r, d, l); err == nil {
 			return s, nil
 		}
-		d["style"] = "random" // the fixed themes hold at most 7 tubes a row: draw it freely
+		d["style"] = "random" // no fixed theme fits these tubes on this screen: draw it freely
 	}
 	w, h := screenSize(r, d["size"])
 	k := drawScale(r, d["resize"])
@@ -83,7 +83,7 @@ func paint(r *rand.Rand, d draws, l *solver.Level) (*Scene, error) {
 		sh.rowGap += 0.12
 	}
 	for range 16 {
-		sh.jitter = append(sh.jitter, 0.5+r.Float64())
+		sh.jitter = append(sh.jitter, minJitter+(maxJitter-minJitter)*r.Float64())
 	}
 	top := float64(dh) * between(r, headerBand)
 	bottom := float64(dh) * (1 - between(r, footerBand))
@@ -92,20 +92,28 @@ func paint(r *rand.Rand, d draws, l *solver.Level) (*Scene, error) {
 	}
 	side := float64(dw) * (0.02 + 0.06*r.Float64())
 	rows, _ := strconv.Atoi(d["rows"])
-	minW := math.Max(minTubeWidth, minUnitH/sh.unitAspect) * k
+	minW, minUH := minTubeWidth*k, minUnitH*k
 	var p placed
 	ok := false
 	for _, try := range rowTries(rows, len(l.Tubes)) {
-		if p, ok = placeTubes(r, rowCounts(len(l.Tubes), try), l.Capacity, sh, d["layout"], d["shape"], d["rim"], side, top, float64(dw)-side, bottom, minW); ok {
-			d["rows"] = strconv.Itoa(try)
+		counts := rowCounts(len(l.Tubes), try)
+		if p, ok = placeTubes(counts, l.Capacity, sh, d["layout"], d["shape"], d["rim"], side, top, float64(dw)-side, bottom, minW, minUH); ok {
+			d["rows"], d["per-row"] = strconv.Itoa(try), perRowBucket(counts[0])
 			break
 		}
+	}
+	if !ok && d["size"] != "phone" { // too many tubes for a small or landscape screen
+		d["size"], d["rows"] = "phone", strconv.Itoa(rows)
+		return paint(r, d, l)
 	}
 	if !ok {
 		return nil, solver.Errorf(solver.CodeInvalidArgument, "%d tubes of %d units do not fit legibly in %d×%d", len(l.Tubes), l.Capacity, w, h)
 	}
 	lk.fitTo(r, img, p)
-	d["outline-tone"] = lk.tone
+	d["outline-tone"], d["glass"] = lk.tone, lk.glass
+	if lk.stroke == 0 {
+		d["outline-tone"] = "none" // no outline to have a tone
+	}
 
 	// Colours: every liquid apart from the background under the tubes, the glass, the
 	// outline and the hidden-unit box.
@@ -129,8 +137,8 @@ func paint(r *rand.Rand, d draws, l *solver.Level) (*Scene, error) {
 	colors := append([]color.RGBA{{}}, pal...)
 
 	if d["stand"] == "shelf" {
-		for i, y := range p.rowBottoms {
-			drawShelf(img, lk, p, i, y)
+		for _, y := range p.rowBottoms {
+			drawShelf(img, lk, p, y)
 		}
 	}
 	truth := Truth{Level: l, Width: dw, Height: dh}
@@ -146,9 +154,12 @@ func paint(r *rand.Rand, d draws, l *solver.Level) (*Scene, error) {
 		}
 		truth.Tubes = append(truth.Tubes, t)
 	}
-	drawClutter(img, r, d["clutter"], p, top, bottom, under, l)
+	if d["status-bar"] == "yes" {
+		drawStatusBar(img, theme{text: inkOn(meanColor(img, image.Rect(0, 0, dw, dh/30)))})
+	}
+	drawClutter(img, r, d["clutter"], p, top, bottom, under)
 
-	img = toRGBA(imaging.Blur(img, 0.5)) // antialiasing, as phones draw
+	soften(img) // antialiasing, as phones draw
 	var im image.Image = img
 	if k != 1 {
 		im = toRGBA(imaging.Resize(img, w, h, imaging.Linear))
@@ -267,6 +278,9 @@ func (lk *look) fitTo(r *rand.Rand, img *image.RGBA, p placed) {
 				lk.tint = rgb(30, 30, 40)
 			}
 		}
+		if lk.glass == "clear" && lk.tintA > 0.1 {
+			lk.glass = "frosted" // what it now looks like
+		}
 	}
 }
 
@@ -275,7 +289,6 @@ func finish(r *rand.Rand, d draws, img *image.RGBA, truth Truth) (*Scene, error)
 	stored := image.Image(img)
 	if d["photo"] == "yes" {
 		img, truth = photograph(r, img, truth)
-		stored = img
 		stored = rotateForEXIF(img, d["exif"])
 	} else {
 		d["exif"] = "none"
@@ -304,21 +317,20 @@ func finish(r *rand.Rand, d draws, img *image.RGBA, truth Truth) (*Scene, error)
 
 // themeFactors are the drawing factors a fixed-theme scene does not draw: they are recorded
 // as "theme" so that tables by factor keep those scenes apart.
-var themeFactors = []string{"layout", "shape", "rim", "stand", "outline", "outline-tone", "glass", "glare", "shadow", "edge", "palette", "clutter", "resize"}
+var themeFactors = []string{"status-bar", "layout", "shape", "rim", "stand", "outline", "outline-tone", "glass", "glare", "shadow", "edge", "palette", "clutter", "resize"}
 
 // paintTheme draws the level in one of Render's fixed themes, at a size and encoding drawn.
 func paintTheme(r *rand.Rand, d draws, l *solver.Level) (*Scene, error) {
 	w, h := screenSize(r, d["size"])
 	rows, _ := strconv.Atoi(d["rows"])
 	theme := Themes[r.IntN(len(Themes))]
-	opts := Options{Theme: theme, Width: w, Height: h, Rows: min(rows, len(l.Tubes)), StatusBar: r.IntN(2) == 0, Banner: r.IntN(2) == 0, Seed: r.Uint64()}
-	if (len(l.Tubes)+opts.Rows-1)/opts.Rows > 7 {
-		return nil, solver.Errorf(solver.CodeInvalidArgument, "more than 7 tubes a row")
-	}
+	rows = max(min(rows, len(l.Tubes)), (len(l.Tubes)+6)/7) // the themes hold 7 tubes a row
+	opts := Options{Theme: theme, Width: w, Height: h, Rows: rows, StatusBar: r.IntN(2) == 0, Banner: r.IntN(2) == 0, Seed: r.Uint64()}
 	s, err := Render(l, opts)
 	if err != nil {
 		return nil, err
 	}
+	d["rows"], d["per-row"] = strconv.Itoa(rows), perRowBucket((len(l.Tubes)+rows-1)/rows)
 	for _, k := range themeFactors {
 		d[k] = "theme"
 	}

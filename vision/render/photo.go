@@ -59,7 +59,9 @@ func photograph(r *rand.Rand, src *image.RGBA, t Truth) (*image.RGBA, Truth) {
 	c := rgb(255, 255, 255)
 	c.A = uint8(255 * between(r, glareOpacity))
 	softDisc(out, float64(w)*r.Float64(), float64(h)*r.Float64(), float64(w)*(0.1+0.2*r.Float64()), c)
-	out = toRGBA(imaging.Blur(out, 0.4+0.6*r.Float64()))
+	for range 1 + r.IntN(3) { // defocus: σ 0.5 to 0.9
+		soften(out)
+	}
 
 	tt := Truth{Level: t.Level, Width: w, Height: h, NoPuzzle: t.NoPuzzle}
 	for _, tube := range t.Tubes {

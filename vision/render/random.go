@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 
 	"github.com/decant/decant/solver"
@@ -50,8 +51,10 @@ var Factors = map[string]choice{
 	"capacity": {{"3", 1}, {"4", 3}, {"5", 2}, {"6", 1}, {"7", 1}},
 	// empties: empty tubes in the dealt level (a mid-game position may empty more).
 	"empties": {{"0", 1}, {"1", 2}, {"2", 3}, {"3", 1}},
-	// position: the level's start, or a mid-game position reached by random legal pours.
-	"position": {{"start", 1}, {"mid", 1}},
+	// position: the level's start, a mid-game position reached by random legal pours from
+	// it, or a late position a few pours away from sorted (some tubes complete; needs an
+	// empty tube, else it is drawn as "mid").
+	"position": {{"start", 2}, {"mid", 2}, {"late", 1}},
 	// hidden: units of unknown colour (the bottom ones of a tube; its top is always shown)
 	// and how they are drawn: a dark box with "?", a plain grey box, a grey box with "?",
 	// a "?" in a circle, a hatched box.
@@ -72,7 +75,8 @@ var Factors = map[string]choice{
 	"rim": {{"none", 1}, {"lip", 3}, {"cork", 1}},
 	// stand: what the tubes stand on: nothing, a shelf under each row, a holder per tube.
 	"stand": {{"none", 4}, {"shelf", 1}, {"holder", 1}},
-	// outline: the glass's outline width, and its tone against the background.
+	// outline: the glass's outline width, and its tone against the background (recorded as
+	// "none" when there is no outline).
 	"outline":      {{"none", 1}, {"thin", 2}, {"thick", 2}},
 	"outline-tone": {{"light", 3}, {"dark", 1}, {"colour", 1}},
 	// glass: what an empty part of a tube looks like: clear (the background shows), tinted
@@ -98,8 +102,10 @@ var Factors = map[string]choice{
 	// counter, an ad banner, a progress bar, hint counters, number labels under the tubes, a
 	// small "well done" toast that leaves the board visible, all of them.
 	"clutter": {{"none", 1}, {"buttons", 2}, {"coins", 1}, {"banner", 1}, {"progress", 1}, {"hints", 1}, {"labels", 1}, {"toast", 1}, {"all", 1}},
+	// status-bar: a phone's status bar (clock, signal, battery) across the top.
+	"status-bar": {{"no", 1}, {"yes", 1}},
 
-	// size: small phones (320–480 wide), phones, large phones (1440 wide), 4:3 tablets,
+	// size: small screenshots (250–480 wide, as shared images often are), phones, large phones (1440 wide), 4:3 tablets,
 	// landscape phones and tablets.
 	"size": {{"small", 2}, {"phone", 4}, {"large", 1}, {"tablet", 1}, {"landscape", 1}},
 	// resize: drawn at the final size, or drawn larger and scaled down (soft edges), or drawn
@@ -113,10 +119,27 @@ var Factors = map[string]choice{
 	"exif":  {{"none", 2}, {"90", 1}, {"180", 1}, {"270", 1}},
 }
 
+// Derived are factors a scene records that are not drawn directly but follow from the
+// draws: "per-row", the most tubes in one row of the layout.
+var Derived = map[string][]string{"per-row": {"1-5", "6-8", "9-12", "13-16"}}
+
+// perRowBucket names the "per-row" value of a layout whose longest row holds n tubes.
+func perRowBucket(n int) string {
+	switch {
+	case n <= 5:
+		return "1-5"
+	case n <= 8:
+		return "6-8"
+	case n <= 12:
+		return "9-12"
+	}
+	return "13-16"
+}
+
 // sizes are the screen sizes of each "size" value, portrait (landscape swaps a phone's or a
 // tablet's sides).
 var sizes = map[string][][2]int{
-	"small":  {{320, 568}, {360, 640}, {360, 800}, {375, 667}, {414, 736}, {480, 854}},
+	"small":  {{250, 444}, {270, 480}, {320, 568}, {360, 640}, {360, 800}, {375, 667}, {414, 736}, {480, 854}},
 	"phone":  {{720, 1280}, {720, 1600}, {750, 1334}, {828, 1792}, {1080, 1920}, {1080, 2340}, {1080, 2400}, {1170, 2532}},
 	"large":  {{1284, 2778}, {1440, 2560}, {1440, 3200}},
 	"tablet": {{768, 1024}, {1200, 1600}, {1536, 2048}},
@@ -131,6 +154,23 @@ const (
 	minUnitH     = 8
 	maxPerRow    = 16
 )
+
+// FactorNames lists Random's factors in the order they are drawn.
+func FactorNames() []string { return slices.Clone(factorOrder) }
+
+// FactorValues lists the values a factor of Random (or NonPuzzle's "screen") can take, in the
+// order Factors gives them; nil for an unknown factor. A scene's recorded value may also be
+// "theme" (a fixed-theme scene), "theme-NAME" (its background), "given" (RandomLevel's
+// position) or "none" (outline-tone without an outline).
+func FactorValues(name string) []string {
+	if c, ok := Factors[name]; ok {
+		return c.values()
+	}
+	if c, ok := NonPuzzleFactors[name]; ok {
+		return c.values()
+	}
+	return slices.Clone(Derived[name])
+}
 
 // draws holds the factors drawn for a scene.
 type draws map[string]string
@@ -148,14 +188,34 @@ func sample(r *rand.Rand) draws {
 var factorOrder = []string{
 	"style", "capacity", "empties", "position", "hidden", "cover", "rows", "layout",
 	"shape", "rim", "stand", "outline", "outline-tone", "glass", "glare", "shadow", "edge",
-	"background", "palette", "clutter", "size", "resize", "jpeg", "photo", "exif",
+	"background", "palette", "clutter", "size", "resize", "jpeg", "photo", "exif", "status-bar",
 }
 
 // Random draws one puzzle screenshot from the distribution, its level dealt from the seed.
 // The same seed always gives the same scene.
-func Random(seed uint64) (*Scene, error) {
+func Random(seed uint64) (*Scene, error) { return RandomWith(seed, nil) }
+
+// RandomWith draws like Random with some factors fixed (name to value, as FactorValues lists
+// them), to look at or tune on one corner of the distribution. A fixed value the scene cannot
+// honour falls back as a drawn one does (Factors records what was drawn). Unknown names or
+// values are invalid_argument errors. Unless "style" is fixed too, a scene with fixed factors
+// is drawn in the "random" style (a fixed theme would override them).
+func RandomWith(seed uint64, fixed map[string]string) (*Scene, error) {
 	r := rand.New(rand.NewPCG(seed, 0x7a2d00))
 	d := sample(r)
+	if _, ok := fixed["style"]; len(fixed) > 0 && !ok {
+		d["style"] = "random"
+	}
+	for k, v := range fixed {
+		c, ok := Factors[k]
+		if !ok {
+			return nil, solver.Errorf(solver.CodeInvalidArgument, "unknown factor %q: want one of %v", k, factorOrder)
+		}
+		if !slices.Contains(c.values(), v) {
+			return nil, solver.Errorf(solver.CodeInvalidArgument, "factor %s has no value %q: want one of %v", k, v, c.values())
+		}
+		d[k] = v
+	}
 	l := dealLevel(r, d, seed)
 	return paint(r, d, l)
 }
@@ -197,13 +257,26 @@ func dealLevel(r *rand.Rand, d draws, seed uint64) *solver.Level {
 	empties, _ := strconv.Atoi(d["empties"])
 	rows, _ := strconv.Atoi(d["rows"])
 	perRow := tubesPerRow(r, d)
+	if rows*perRow > maxColors+empties { // a long row: fewer rows keep it long
+		rows = max(1, (maxColors+empties)/perRow)
+		d["rows"] = strconv.Itoa(rows)
+	}
 	colors := max(minColors, min(maxColors, rows*perRow-empties))
 	if d["cover"] != "none" {
 		colors = max(colors, 4)
 	}
 	l := solver.Deal(seed, colors, capacity, empties)
-	if d["position"] == "mid" {
+	if d["position"] == "late" && empties == 0 {
+		d["position"] = "mid"
+	}
+	switch d["position"] {
+	case "mid":
 		l = solver.Scramble(l, seed^0x3c, 4+r.IntN(4*colors))
+	case "late":
+		for i := range colors {
+			l.Tubes[i] = slices.Repeat([]solver.Color{solver.Color(i + 1)}, capacity)
+		}
+		l = solver.Scramble(l, seed^0x3c, 2+r.IntN(colors))
 	}
 	if d["hidden"] != "none" {
 		hide(r, l)
@@ -215,11 +288,11 @@ func dealLevel(r *rand.Rand, d draws, seed uint64) *solver.Level {
 	return l
 }
 
-// tubesPerRow draws how many tubes a row holds: mostly 3–8, sometimes up to maxPerRow on a
-// screen wide enough.
+// tubesPerRow draws how many tubes a row holds: mostly 3–8, sometimes 9 to 14 (maxPerRow on
+// a landscape or tablet screen).
 func tubesPerRow(r *rand.Rand, d draws) int {
-	if r.IntN(5) == 0 {
-		hi := 12
+	if r.IntN(4) == 0 {
+		hi := 14
 		if d["size"] == "landscape" || d["size"] == "tablet" {
 			hi = maxPerRow
 		}
@@ -249,11 +322,14 @@ func hide(r *rand.Rand, l *solver.Level) {
 // cover puts 1–3 tubes behind curtains, each opening when a colour still shown elsewhere is
 // complete; it reports false (and leaves l alone) when no such choice keeps the level valid.
 func cover(r *rand.Rand, l *solver.Level) bool {
+	if l.Colors() == 0 {
+		return false
+	}
 	for range 20 {
 		c := l.Clone()
 		c.Curtains = make([]solver.Color, len(c.Tubes))
 		n := 1 + r.IntN(3)
-		for _, i := range r.Perm(len(c.Tubes))[:min(n, len(c.Tubes)-2)] {
+		for _, i := range r.Perm(len(c.Tubes))[:max(0, min(n, len(c.Tubes)-2))] {
 			if len(c.Tubes[i]) == 0 {
 				continue
 			}

@@ -11,13 +11,15 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/disintegration/imaging"
+
 	"github.com/decant/decant/solver"
 )
 
 // testSeeds are the seeds the default tests draw (a slice of the distribution small enough
 // for CI; TestContactSheet and the reader's evaluation draw many more).
 func testSeeds() []uint64 {
-	n := 30
+	n := 40
 	if testing.Short() {
 		n = 12
 	}
@@ -71,6 +73,9 @@ func TestRandomTruth(t *testing.T) {
 			if err := checkFactors(s.Factors, Factors); err != nil {
 				t.Fatal(err)
 			}
+			if v := s.Factors["per-row"]; !slices.Contains(Derived["per-row"], v) {
+				t.Errorf("per-row %q: not one of %v", v, Derived["per-row"])
+			}
 		})
 	}
 }
@@ -111,8 +116,20 @@ func TestFactorsReached(t *testing.T) {
 			seen[k][v]++
 		}
 	}
-	for k, c := range Factors {
-		for _, v := range c.values() {
+	if len(FactorNames()) != len(Factors) {
+		t.Errorf("factorOrder lists %d factors, Factors %d", len(FactorNames()), len(Factors))
+	}
+	seen["screen"] = map[string]int{}
+	for seed := range uint64(500) {
+		r := rand.New(rand.NewPCG(seed, 0x90b1e))
+		seen["screen"][NonPuzzleFactors["screen"].pick(r)]++
+	}
+	for _, k := range append(FactorNames(), "screen") {
+		values := FactorValues(k)
+		if len(values) == 0 {
+			t.Errorf("factor %s has no values", k)
+		}
+		for _, v := range values {
 			if seen[k][v] == 0 {
 				t.Errorf("factor %s: value %q never drawn in 500 seeds", k, v)
 			}
@@ -127,32 +144,59 @@ func checkFactors(got map[string]string, want map[string]choice) error {
 		if !ok {
 			return fmt.Errorf("factor %s not recorded", k)
 		}
-		if !slices.Contains(c.values(), v) && v != "theme" && !(k == "background" && len(v) > 6 && v[:6] == "theme-") && !(k == "position" && v == "given") {
+		if !slices.Contains(c.values(), v) && v != "theme" && !(k == "background" && len(v) > 6 && v[:6] == "theme-") && !(k == "position" && v == "given") && !(k == "outline-tone" && v == "none" && got["outline"] == "none") {
 			return fmt.Errorf("factor %s = %q: not one of %v", k, v, c.values())
 		}
 	}
 	return nil
 }
 
-// checkSceneSize checks that the image, the truth and the encoded bytes (after EXIF orientation)
-// agree on the size.
+// checkSceneSize checks that the image, the truth and the encoded bytes agree: the bytes
+// decode, after their EXIF orientation is applied, to the image's size and (up to JPEG loss)
+// its pixels.
 func checkSceneSize(s *Scene) error {
 	b := s.Image.Bounds()
 	if b.Dx() != s.Truth.Width || b.Dy() != s.Truth.Height {
 		return fmt.Errorf("image %v, truth %d×%d", b, s.Truth.Width, s.Truth.Height)
 	}
-	cfg, _, err := image.DecodeConfig(bytes.NewReader(s.Data))
+	dec, _, err := image.Decode(bytes.NewReader(s.Data))
 	if err != nil {
 		return err
 	}
-	w, h := cfg.Width, cfg.Height
-	if s.Factors["exif"] == "90" || s.Factors["exif"] == "270" {
-		w, h = h, w
+	switch s.Factors["exif"] { // undo what the camera stored
+	case "90":
+		dec = imaging.Rotate270(dec)
+	case "180":
+		dec = imaging.Rotate180(dec)
+	case "270":
+		dec = imaging.Rotate90(dec)
 	}
-	if w != b.Dx() || h != b.Dy() {
-		return fmt.Errorf("encoded %d×%d (exif %s), image %v", cfg.Width, cfg.Height, s.Factors["exif"], b)
+	if db := dec.Bounds(); db.Dx() != b.Dx() || db.Dy() != b.Dy() {
+		return fmt.Errorf("encoded %v (exif %s), image %v", db, s.Factors["exif"], b)
+	}
+	sum, n := 0, 0
+	for y := 0; y < b.Dy(); y += 7 {
+		for x := 0; x < b.Dx(); x += 7 {
+			r1, g1, b1, _ := dec.At(x, y).RGBA()
+			r2, g2, b2, _ := s.Image.At(x, y).RGBA()
+			sum += absInt(int(r1>>8)-int(r2>>8)) + absInt(int(g1>>8)-int(g2>>8)) + absInt(int(b1>>8)-int(b2>>8))
+			n += 3
+		}
+	}
+	if mean := float64(sum) / float64(n); mean > maxCodingError {
+		return fmt.Errorf("the encoded image differs from the drawn one by %.1f a channel on average", mean)
 	}
 	return nil
+}
+
+// maxCodingError is the mean difference a channel may take from JPEG coding at quality 40.
+const maxCodingError = 6
+
+func absInt(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
 
 // checkTruth checks a puzzle scene's truth: a valid level, one tube box per tube inside the
@@ -179,15 +223,29 @@ func checkTruth(s *Scene) error {
 		if tube.Box.Empty() || !tube.Box.In(frame) {
 			return fmt.Errorf("tube %d: box %v outside the %v frame", i+1, tube.Box, frame)
 		}
+		overlap := 20 // a photo's tilt widens bounding boxes: they may overlap more
+		if s.Factors["photo"] == "yes" {
+			overlap = 4
+		}
 		for j := range i {
-			if in := tube.Box.Intersect(tr.Tubes[j].Box); in.Dx()*in.Dy() > tube.Box.Dx()*tube.Box.Dy()/20 {
+			if in := tube.Box.Intersect(tr.Tubes[j].Box); in.Dx()*in.Dy() > tube.Box.Dx()*tube.Box.Dy()/overlap {
 				return fmt.Errorf("tubes %d and %d overlap: %v, %v", j+1, i+1, tr.Tubes[j].Box, tube.Box)
 			}
 		}
 		if len(tube.Units) != len(l.Tubes[i]) {
 			return fmt.Errorf("tube %d: %d unit boxes for %d units", i+1, len(tube.Units), len(l.Tubes[i]))
 		}
+		legible := s.Factors["style"] == "random" && s.Factors["photo"] == "no"
+		if legible && tube.Box.Dx() < minTubeWidth {
+			return fmt.Errorf("tube %d: %d px wide, under %d", i+1, tube.Box.Dx(), minTubeWidth)
+		}
+		if m := tube.Box.Dx() / 8; legible && (tube.Box.Min.X < m || tube.Box.Max.X > tr.Width-m) {
+			return fmt.Errorf("tube %d: box %v leaves no room for its lip in a %d px wide image", i+1, tube.Box, tr.Width)
+		}
 		for j, u := range tube.Units {
+			if legible && u.Dy() < minUnitH-1 {
+				return fmt.Errorf("tube %d unit %d: %d px high, under %d", i+1, j+1, u.Dy(), minUnitH)
+			}
 			if u.Empty() || !u.In(tube.Box) {
 				return fmt.Errorf("tube %d unit %d: box %v not inside the tube's %v", i+1, j+1, u, tube.Box)
 			}
@@ -199,24 +257,27 @@ func checkTruth(s *Scene) error {
 			return fmt.Errorf("tube %d: its top unit is hidden", i+1)
 		}
 	}
-	if s.Factors["photo"] == "no" {
-		return checkUnitColours(s)
-	}
-	return nil
+	return checkUnitColours(s)
 }
 
 // Colour agreement of the drawn units (CIEDE2000 between the median colours of the units'
 // centres): units of one colour stay within sameDE of their colour's median (shading,
-// glare, bubbles and JPEG move them a little); each colour's median stays apartDE from every
-// other colour's, and from the hidden units'.
+// glare, bubbles and JPEG move them a little; a photo's glare spot and moiré more, up to
+// samePhotoDE); each colour's median stays apartDE from every other colour's, and from the
+// hidden units'.
 const (
-	sameDE  = 15
-	apartDE = 5
+	sameDE      = 15
+	samePhotoDE = 22
+	apartDE     = 5
 )
 
 func checkUnitColours(s *Scene) error {
 	img := s.Image
 	l := s.Truth.Level
+	same := float64(sameDE)
+	if s.Factors["photo"] == "yes" {
+		same = samePhotoDE
+	}
 	byColour := map[solver.Color][]color.RGBA{}
 	for i, tube := range s.Truth.Tubes {
 		for j, u := range tube.Units {
@@ -229,7 +290,7 @@ func checkUnitColours(s *Scene) error {
 		m := medianColour(cs)
 		med[c] = m
 		for _, x := range cs {
-			if d := dE(x, m); d > sameDE && c != solver.Hidden {
+			if d := dE(x, m); d > same && c != solver.Hidden {
 				return fmt.Errorf("colour %s: a unit at ΔE %.1f from the colour's median %v", l.Name(c), d, m)
 			}
 		}

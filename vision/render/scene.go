@@ -23,10 +23,12 @@ type Truth struct {
 	NoPuzzle bool
 }
 
-// TubeTruth is the geometry of one drawn tube: its outer box and the boxes of the units it
-// holds, bottom first (none for an empty or curtained tube). A unit's box spans the liquid's
-// width at that height and one unit's height; under a perspective transform each box is the
-// bounding box of the transformed quad.
+// TubeTruth is the geometry of one drawn tube: its outer box (the glass and its outline, from
+// the top of the rim to the bottom; a lip's overhang, a cork, a stand and a cover's overhang
+// lie outside it) and the boxes of the units it holds, bottom first (none for an empty or
+// covered tube). A unit's box spans the cavity's width at that height (the tube's, in Render's
+// fixed themes) and one unit's height; under a perspective transform each box is the bounding
+// box of the transformed quad.
 type TubeTruth struct {
 	Box   image.Rectangle
 	Units []image.Rectangle

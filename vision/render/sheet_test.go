@@ -20,7 +20,8 @@ var (
 )
 
 // TestContactSheet writes contact sheets of random puzzle scenes (with their unit boxes
-// outlined in a second sheet) and of non-puzzle scenes, for a person to look at:
+// outlined in a second sheet) and of non-puzzle scenes, and each scene (boxes outlined) on
+// its own, for a person to look at:
 //
 //	go test ./vision/render -run TestContactSheet -sheet /tmp/sheets
 func TestContactSheet(t *testing.T) {
@@ -39,6 +40,9 @@ func TestContactSheet(t *testing.T) {
 		}
 		t.Logf("seed %d: %s", seed, draws(s.Factors))
 		plain = append(plain, s.Image)
+		if err := imaging.Save(withBoxes(s), filepath.Join(*sheetDir, fmt.Sprintf("scene-%d.png", seed))); err != nil {
+			t.Fatal(err)
+		}
 		boxed = append(boxed, withBoxes(s))
 		n, err := NonPuzzle(seed)
 		if err != nil {
@@ -46,6 +50,9 @@ func TestContactSheet(t *testing.T) {
 		}
 		t.Logf("non-puzzle seed %d: %v", seed, n.Factors)
 		non = append(non, n.Image)
+		if err := imaging.Save(n.Image, filepath.Join(*sheetDir, fmt.Sprintf("nopuzzle-%d.png", seed))); err != nil {
+			t.Fatal(err)
+		}
 	}
 	for name, imgs := range map[string][]image.Image{"random": plain, "boxes": boxed, "nopuzzle": non} {
 		path := filepath.Join(*sheetDir, fmt.Sprintf("%s-%d.png", name, *sheetFirst))
@@ -87,4 +94,42 @@ func contactSheet(imgs []image.Image, cols, cell int) image.Image {
 		out = imaging.Paste(out, th, image.Pt((i%cols)*cell+2, (i/cols)*cell*2+2))
 	}
 	return out
+}
+
+var table = flag.Int("table", 0, "draw this many random scenes and print how often each factor value was drawn")
+
+// TestFactorTable prints the share of each factor value over -table N scenes (seeds 1..N), as
+// drawn after every fallback:
+//
+//	go test ./vision/render -run TestFactorTable -table 300 -v
+func TestFactorTable(t *testing.T) {
+	if *table == 0 {
+		t.Skip("run with -table N")
+	}
+	counts := map[string]map[string]int{}
+	for seed := range uint64(*table) {
+		s, err := Random(seed + 1)
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed+1, err)
+		}
+		for k, v := range s.Factors {
+			if counts[k] == nil {
+				counts[k] = map[string]int{}
+			}
+			counts[k][v]++
+		}
+	}
+	for _, k := range append(FactorNames(), "per-row") {
+		line := fmt.Sprintf("%-13s", k)
+		for _, v := range append(FactorValues(k), "theme", "none") {
+			if n := counts[k][v]; n > 0 {
+				line += fmt.Sprintf(" %s %d,", v, n)
+				delete(counts[k], v)
+			}
+		}
+		for v, n := range counts[k] {
+			line += fmt.Sprintf(" %s %d,", v, n)
+		}
+		fmt.Println(line)
+	}
 }
