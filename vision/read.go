@@ -52,10 +52,14 @@ const LowConfidence = 0.5
 
 // Confidence levels a doubt lowers a reading to. Below LowConfidence the reading is refused:
 // brokenConfidence for a reading that breaks a rule of the level, tooSmallConfidence for tubes
-// too narrow to sample, holeConfidence for a row with places at its pitch but no tube (a
+// too narrow to sample, glassConfidence for units that look like an empty tube's inside,
+// mergeConfidence for a colour merged from units far apart with no count to confirm it,
+// holeConfidence for a row with places at its pitch but no tube (a
 // tube was missed, or something covers the board). Above it: coveredConfidence when curtains
 // keep the count rule from checking the reading.
 const (
+	glassConfidence    = 0.4
+	mergeConfidence    = 0.45
 	brokenConfidence   = 0.3
 	tooSmallConfidence = 0.4
 	holeConfidence     = 0.45
@@ -67,7 +71,9 @@ const (
 // it names.
 const (
 	maxMisfit     = 0.2
-	misfitWeight  = 2 // a misfit share m leaves confidence 1 - misfitWeight·m
+	glassDE       = 8  // a unit this close to an empty tube's inside is likely glass, not liquid
+	mergeDE       = 10 // units this far apart in one colour, with no count to confirm it
+	misfitWeight  = 2  // a misfit share m leaves confidence 1 - misfitWeight·m
 	lanternDE     = 20
 	headroomSlack = 0.2
 )
@@ -380,6 +386,12 @@ func (f *frame) readLayout(l *tubeLayout, r *Reading, out *[]column) error {
 	if w := r.Tubes[0].Box.Dx(); w < minTubeWidth {
 		r.doubt(tooSmallConfidence, "the tubes are %d pixels wide: too small to read reliably (at least %d)", w, minTubeWidth)
 	}
+	if glass, ok := f.emptyGlass(cols); ok {
+		n := countFunc(samples, func(s unitSample) bool { return !s.hidden && deltaE(s.color, glass) < glassDE })
+		if n > 0 {
+			r.doubt(glassConfidence, "%d units look like an empty tube's glass", n)
+		}
+	}
 	tubes, err := r.colors(cols, counts, samples, capacity)
 	if err != nil {
 		return err
@@ -529,6 +541,13 @@ func (r *Reading) colors(cols []column, counts []int, samples []unitSample, capa
 		r.doubt(brokenConfidence, "%d units do not make whole tubes of %d", total, capacity)
 	}
 	labels := clusterUnits(visible, capacity, k, looseDE)
+	if k == 0 {
+		// Without the count to confirm it, a colour merged from units this far apart may be
+		// two near colours.
+		if d := widestGroup(visible, labels); d > mergeDE {
+			r.doubt(mergeConfidence, "a colour groups units ΔE %.0f apart, with no count to confirm it is one", d)
+		}
+	}
 	groups := 0
 	for _, l := range labels {
 		groups = max(groups, l+1)
@@ -683,4 +702,37 @@ func coveredShortfall(l *solver.Level) (missing, room int) {
 		missing += max(0, l.Capacity-counts[c])
 	}
 	return missing, room
+}
+
+// widestGroup is the largest distance between two units given the same colour.
+func widestGroup(colors []lab, labels []int) float64 {
+	w := 0.0
+	for i := range colors {
+		for j := range i {
+			if labels[i] == labels[j] {
+				w = max(w, deltaE(colors[i], colors[j]))
+			}
+		}
+	}
+	return w
+}
+
+// emptyGlass is the median colour inside the empty tubes (the middle of the box, inset from the
+// walls): what a tube with no liquid looks like. It reports false when no tube is empty.
+func (f *frame) emptyGlass(cols []column) (lab, bool) {
+	var ls, as, bs []float64
+	for _, c := range cols {
+		if !c.empty() || c.curtain {
+			continue
+		}
+		b := c.box
+		m, ok := f.medianLab(image.Rect(b.Min.X+b.Dx()/4, b.Min.Y+b.Dy()*3/10, b.Max.X-b.Dx()/4, b.Min.Y+b.Dy()*8/10))
+		if ok {
+			ls, as, bs = append(ls, m.L), append(as, m.A), append(bs, m.B)
+		}
+	}
+	if len(ls) == 0 {
+		return lab{}, false
+	}
+	return lab{median(ls), median(as), median(bs)}, true
 }
