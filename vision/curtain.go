@@ -13,6 +13,26 @@ import (
 // so it is not among the tubes found: it is found in the rows' rhythm instead, as a candidate
 // of about a tube's size standing where a row has a free place at its pitch.
 
+// Curtain thresholds. Colours within clothDE (CIEDE2000) are one cloth or one lantern; at
+// distinctDE or more they are told apart (a lantern from its cloth, the cloth beside a lantern
+// from anything else). Cloth covers at least clothShare of a curtain's middle; a lantern is a
+// colour of chroma lanternChroma or more, lanternOverCloth more than the cloth's, at most
+// lanternWidth of the box wide; the strips beside a lantern are cloth in flankShare of its
+// rows. A curtain found in a row's rhythm is centred within curtainOffBeat of a pitch from its
+// place, spans curtainSpan of the row's height and is as tall as a tube within curtainHeightTol.
+const (
+	clothDE          = 15
+	distinctDE       = 25
+	clothShare       = 0.45
+	lanternChroma    = 30
+	lanternOverCloth = 20
+	lanternWidth     = 0.55
+	flankShare       = 0.6
+	curtainOffBeat   = 0.25
+	curtainSpan      = 0.6
+	curtainHeightTol = 0.3
+)
+
 // curtain is a covered tube: its box and the colour its lantern shows.
 type curtain struct {
 	box   image.Rectangle
@@ -77,7 +97,7 @@ func centreX(r image.Rectangle) float64 { return float64(r.Min.X+r.Max.X) / 2 }
 func (f *frame) curtainAt(cands []image.Rectangle, x float64, top, bottom, tw, th int, pitch float64) (curtain, bool) {
 	for _, c := range cands {
 		overlap := min(c.Max.Y, bottom) - max(c.Min.Y, top)
-		if math.Abs(centreX(c)-x) > 0.25*pitch || float64(overlap) < 0.6*float64(th) || !near(c.Dy(), th, 0.3) ||
+		if math.Abs(centreX(c)-x) > curtainOffBeat*pitch || float64(overlap) < curtainSpan*float64(th) || !near(c.Dy(), th, curtainHeightTol) ||
 			c.Dx()*4 < tw || c.Dx() > 2*tw {
 			continue
 		}
@@ -111,12 +131,12 @@ func (f *frame) lantern(box image.Rectangle) (lab, bool) {
 	for y := r.Min.Y; y < r.Max.Y; y += 2 {
 		for x := r.Min.X; x < r.Max.X; x += 2 {
 			sampled++
-			if deltaE(f.at(x, y), cloth) < 15 {
+			if deltaE(f.at(x, y), cloth) < clothDE {
 				near++
 			}
 		}
 	}
-	if near*100 < sampled*45 {
+	if float64(near) < clothShare*float64(sampled) {
 		return lab{}, false
 	}
 	type pixel struct {
@@ -129,7 +149,7 @@ func (f *frame) lantern(box image.Rectangle) (lab, bool) {
 		for x := r.Min.X; x < r.Max.X; x++ {
 			c := f.at(x, y)
 			px = append(px, pixel{x, c})
-			if deltaE(c, cloth) < 15 {
+			if deltaE(c, cloth) < clothDE {
 				nearCloth++
 			}
 		}
@@ -143,22 +163,22 @@ func (f *frame) lantern(box image.Rectangle) (lab, bool) {
 	slices.SortFunc(px, func(a, b pixel) int { return cmp.Compare(b.c.chroma(), a.c.chroma()) })
 	for tried := 0; tried < 3 && len(px) > 0; tried++ {
 		seed := px[0].c
-		if seed.chroma() < 30 || seed.chroma() < cloth.chroma()+20 {
+		if seed.chroma() < lanternChroma || seed.chroma() < cloth.chroma()+lanternOverCloth {
 			break
 		}
 		var ls, as, bs []float64
 		left, right := r.Max.X, r.Min.X
 		for _, p := range px {
-			if deltaE(p.c, seed) < 15 {
+			if deltaE(p.c, seed) < clothDE {
 				ls, as, bs = append(ls, p.c.L), append(as, p.c.A), append(bs, p.c.B)
 				left, right = min(left, p.x), max(right, p.x)
 			}
 		}
 		c := lab{median(ls), median(as), median(bs)}
-		if deltaE(c, cloth) >= 25 && len(ls)*8 <= total && (right-left+1)*100 <= r.Dx()*55 {
+		if deltaE(c, cloth) >= distinctDE && len(ls)*8 <= total && float64(right-left+1) <= lanternWidth*float64(r.Dx()) {
 			return c, true
 		}
-		px = slices.DeleteFunc(px, func(p pixel) bool { return deltaE(p.c, seed) < 15 })
+		px = slices.DeleteFunc(px, func(p pixel) bool { return deltaE(p.c, seed) < clothDE })
 	}
 	return lab{}, false
 }
@@ -174,28 +194,28 @@ func (f *frame) flankedLantern(box image.Rectangle, c lab) bool {
 	n, ok := 0, 0
 	for y := box.Min.Y; y < box.Max.Y; y++ {
 		mid := f.at((box.Min.X+box.Max.X)/2, y)
-		if deltaE(mid, c) >= 15 {
+		if deltaE(mid, c) >= clothDE {
 			continue // not a lantern row
 		}
 		for _, x := range []int{box.Min.X + m/2, box.Max.X - 1 - m/2} {
 			n++
-			if p := f.at(x, y); deltaE(p, c) >= 15 && deltaE(p, cloth) < 25 {
+			if p := f.at(x, y); deltaE(p, c) >= clothDE && deltaE(p, cloth) < distinctDE {
 				ok++
 			}
 		}
 	}
-	if n == 0 || ok*10 < n*6 {
+	if n == 0 || float64(ok) < flankShare*float64(n) {
 		return false
 	}
 	// And cloth hangs below the lantern, where below a layer of liquid lies another layer.
 	down := box.Min.Y
 	for y := box.Min.Y; y < box.Max.Y; y++ {
-		if deltaE(f.at((box.Min.X+box.Max.X)/2, y), c) < 15 {
+		if deltaE(f.at((box.Min.X+box.Max.X)/2, y), c) < clothDE {
 			down = y
 		}
 	}
 	below, _ := f.medianLab(image.Rect(box.Min.X+m, down+2, box.Max.X-m, down+2+max(2, box.Dy()/10)))
-	return deltaE(below, cloth) < 25
+	return deltaE(below, cloth) < distinctDE
 }
 
 // insertCurtains puts the curtains' boxes into their rows, in order.

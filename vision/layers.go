@@ -36,6 +36,15 @@ type column struct {
 	bottom  int   // the liquid's bottom edge (exclusive row), 0 when empty
 	top     int   // the liquid's top edge
 	bounds  []int // colour changes between bottom and top, bottom first
+	// glyphGaps are runs of hidden units whose glyphs were counted: each holds that many
+	// units, a rhythm independent of the colour changes.
+	glyphGaps []glyphRun
+}
+
+// glyphRun is a run of hidden units: its height and the number of glyphs drawn on it.
+type glyphRun struct {
+	height float64
+	n      int
 }
 
 func (c column) empty() bool { return c.bottom == 0 }
@@ -219,7 +228,7 @@ func (f *frame) readColumn(b image.Rectangle, room [2]int) column {
 			continue
 		}
 		if first < 0 {
-			if s.y1 <= b.Min.Y+b.Dy()*65/100 {
+			if float64(s.y1) <= float64(b.Min.Y)+restingDepth*float64(b.Dy()) {
 				return col // nothing rests on the bottom
 			}
 			first = i
@@ -239,8 +248,80 @@ func (f *frame) readColumn(b image.Rectangle, room [2]int) column {
 		col.bounds = append(col.bounds, (col.top+s.y1)/2)
 		col.top = s.y0
 	}
+	prev := col.bottom
+	for _, y := range append(slices.Clone(col.bounds), col.top) {
+		if n := f.glyphs(b, y, prev); n >= 2 {
+			col.glyphGaps = append(col.glyphGaps, glyphRun{float64(prev - y), n})
+		}
+		prev = y
+	}
 	return col
 }
+
+// Hidden units are dark neutral boxes with a light glyph ("?") on each.
+const (
+	hiddenMaxChroma = 12   // a hidden box is nearly grey
+	hiddenMaxL      = 50   // and dark
+	glyphLift       = 30   // a glyph's strokes are this much lighter (CIE L) than the box
+	minGlyphShare   = 0.04 // and cover more than this share of a unit's patch
+	maxGlyphShare   = 0.5  // but less than this (a light unit is liquid, not a glyph)
+)
+
+// glyphs counts the hidden units in a dark neutral run of a tube (rows y0..y1) from the
+// rhythm of their glyphs: each hidden unit carries the same glyph, so the share of light pixels
+// per row of the centre strip repeats once per unit. The period is the shortest shift at which
+// that profile matches itself closely and divides the run into whole units. It returns 0 for a
+// run that is not dark and neutral or shows no such rhythm.
+func (f *frame) glyphs(b image.Rectangle, y0, y1 int) int {
+	w := b.Dx()
+	strip := f.clip(image.Rect(b.Min.X+w*3/10, y0, b.Max.X-w*3/10, y1))
+	run, ok := f.medianLab(strip)
+	if !ok || run.chroma() >= hiddenMaxChroma || run.L >= hiddenMaxL || strip.Dy() < 8 {
+		return 0
+	}
+	prof := make([]float64, strip.Dy())
+	mean := 0.0
+	for y := strip.Min.Y; y < strip.Max.Y; y++ {
+		n := 0
+		for x := strip.Min.X; x < strip.Max.X; x++ {
+			if f.at(x, y).L > run.L+glyphLift {
+				n++
+			}
+		}
+		prof[y-strip.Min.Y] = float64(n) / float64(strip.Dx())
+		mean += prof[y-strip.Min.Y]
+	}
+	mean /= float64(len(prof))
+	h := len(prof)
+	corr := func(p int) float64 {
+		var sxy, sxx, syy float64
+		for i := 0; i+p < h; i++ {
+			a, c := prof[i]-mean, prof[i+p]-mean
+			sxy, sxx, syy = sxy+a*c, sxx+a*a, syy+c*c
+		}
+		if sxx == 0 || syy == 0 {
+			return 0
+		}
+		return sxy / math.Sqrt(sxx*syy)
+	}
+	for p := max(3, h/solver.MaxCapacity); p <= h/2; p++ {
+		k := float64(h) / float64(p)
+		if math.Abs(k-math.Round(k)) > glyphFit {
+			continue
+		}
+		if corr(p) >= glyphMatch {
+			return int(math.Round(k))
+		}
+	}
+	return 0
+}
+
+// A run's glyph profile repeats when shifted by one unit with a correlation of glyphMatch or
+// more, and the run holds a whole number of units give or take glyphFit of one.
+const (
+	glyphMatch = 0.7
+	glyphFit   = 0.2
+)
 
 // unitHeight finds the height of one unit of liquid from the columns. Two kinds of evidence
 // vote: the gaps between colour changes below the top unit (whole multiples of the unit, but
@@ -261,18 +342,23 @@ func unitHeight(cols []column) (unit, misfit float64) {
 			prev = y
 		}
 		heights = append(heights, float64(c.bottom-c.top))
+		for _, g := range c.glyphGaps {
+			for range g.n {
+				gaps = append(gaps, g.height/float64(g.n))
+			}
+		}
 	}
 	if len(heights) == 0 {
 		return 0, 1
 	}
 	fitsGap := func(g, u float64) bool {
 		k := math.Round(g / u)
-		return k >= 1 && math.Abs(g/u-k) <= 0.18
+		return k >= 1 && math.Abs(g/u-k) <= gapFit
 	}
 	fitsHeight := func(h, u float64) bool {
-		n := math.Round(h/u - 0.15)
+		n := math.Round(h/u - meniscusBias)
 		e := h/u - n
-		return n >= 1 && n <= solver.MaxCapacity && e >= -0.2 && e < 0.45
+		return n >= 1 && n <= solver.MaxCapacity && e >= -shortTop && e < tallTop
 	}
 	score := func(u float64) float64 {
 		s := 0.0
@@ -299,7 +385,7 @@ func unitHeight(cols []column) (unit, misfit float64) {
 		}
 	}
 	for _, c := range cands {
-		if c.score >= 0.95*bestScore && c.u > unit {
+		if c.score >= nearBest*bestScore && c.u > unit {
 			unit = c.u
 		}
 	}
@@ -313,7 +399,7 @@ func unitHeight(cols []column) (unit, misfit float64) {
 	if units < 2 {
 		for _, h := range heights {
 			if fitsHeight(h, unit) {
-				sum, units = sum+h, units+math.Round(h/unit-0.15)
+				sum, units = sum+h, units+math.Round(h/unit-meniscusBias)
 			}
 		}
 	}
@@ -323,13 +409,30 @@ func unitHeight(cols []column) (unit, misfit float64) {
 	return unit, 1 - score(unit)/float64(len(gaps)+2*len(heights))
 }
 
+// Unit fitting. A gap between colour changes fits a unit when it is within gapFit of a whole
+// number of units. A column's height fits when, less meniscusBias of a unit, it is a whole
+// number n of units give or take: its top unit may be shortTop of a unit shorter or up to
+// tallTop taller (a meniscus drawn in perspective). Of the candidate units, the largest that
+// scores within nearBest of the best wins (a third of a unit fits whatever a unit fits).
+// unitsIn rounds a column's height in units less topBias. Liquid rests on the bottom: a column
+// whose lowest run ends above restingDepth of the box's height holds nothing.
+const (
+	gapFit       = 0.18
+	meniscusBias = 0.15
+	shortTop     = 0.2
+	tallTop      = 0.45
+	nearBest     = 0.95
+	topBias      = 0.3
+	restingDepth = 0.65
+)
+
 // unitsIn is the number of units in a column of liquid: a top unit may look up to 80% taller
 // (a meniscus drawn in perspective) or 20% shorter.
 func unitsIn(c column, unit float64) int {
 	if c.empty() {
 		return 0
 	}
-	return max(1, int(math.Round(float64(c.bottom-c.top)/unit-0.3)))
+	return max(1, int(math.Round(float64(c.bottom-c.top)/unit-topBias)))
 }
 
 // unitPatch is the inset rectangle sampled for unit j (0 = bottom) of a column.
@@ -358,12 +461,12 @@ func (f *frame) sampleUnit(r image.Rectangle) unitSample {
 	light, n := 0, 0
 	for y := r.Min.Y; y < r.Max.Y; y++ {
 		for x := r.Min.X; x < r.Max.X; x++ {
-			if f.at(x, y).L > c.L+30 {
+			if f.at(x, y).L > c.L+glyphLift {
 				light++
 			}
 			n++
 		}
 	}
 	share := float64(light) / float64(n)
-	return unitSample{color: c, hidden: c.chroma() < 12 && c.L < 50 && share > 0.04 && share < 0.5}
+	return unitSample{color: c, hidden: c.chroma() < hiddenMaxChroma && c.L < hiddenMaxL && share > minGlyphShare && share < maxGlyphShare}
 }

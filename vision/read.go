@@ -24,7 +24,8 @@ type Reading struct {
 	Confidence float64
 	Reasons    []string
 
-	worst string // the reason for the lowest confidence
+	worst  string  // the strongest doubt
+	worstC float64 // and the confidence it alone would leave
 
 	// pixels keeps the decoded image so that Annotate draws on it without decoding again.
 	pixels *annotate.BGR
@@ -37,18 +38,52 @@ type Tube struct {
 	Units []image.Rectangle
 }
 
-// Confidence below which a reading is reported as an error by Read's callers.
+// LowConfidence is the confidence below which Read refuses a reading (low_confidence).
 const LowConfidence = 0.5
+
+// Confidence levels a doubt lowers a reading to. Below LowConfidence the reading is refused:
+// brokenConfidence for a reading that breaks a rule of the level, tooSmallConfidence for tubes
+// too narrow to sample, glassConfidence for units that look like an empty tube's inside,
+// mergeConfidence for a colour merged from units far apart with no count to confirm it,
+// holeConfidence for a row with places at its pitch but no tube (a
+// tube was missed, or something covers the board). Above it: coveredConfidence when curtains
+// keep the count rule from checking the reading.
+const (
+	glassConfidence    = 0.4
+	mergeConfidence    = 0.45
+	brokenConfidence   = 0.3
+	tooSmallConfidence = 0.4
+	holeConfidence     = 0.45
+	coveredConfidence  = 0.7
+)
+
+// maxMisfit is the share of layers allowed to be no whole multiple of the unit before the
+// reading is doubted; lanternDE is how close (CIEDE2000) a lantern's colour is to the liquid
+// it names.
+const (
+	maxMisfit     = 0.2
+	glassDE       = 8  // a unit this close to an empty tube's inside is likely glass, not liquid
+	mergeDE       = 10 // units this far apart in one colour, with no count to confirm it
+	misfitWeight  = 2  // a misfit share m leaves confidence 1 - misfitWeight·m
+	lanternDE     = 20
+	headroomSlack = 0.2
+)
 
 // minTubeWidth is the narrowest tube, in the image's pixels, read with confidence.
 const minTubeWidth = 20
 
 // Read finds the tubes, their liquid layers and colours in a screenshot.
 //
-// It returns an error with code no_puzzle when it finds no level, unreadable_image,
-// image_too_large or image_too_small for bytes it will not decode, and low_confidence (with the
-// Reading, for inspection) when what it read breaks the level's counting rules: every colour
-// fills exactly one tube.
+// It lays the tubes out in several ways, from independent cues (outlines of every size, outer
+// outlines only, the rows' rhythm, boxes that only fill the gap between two tubes left out),
+// reads each layout and checks it against what a level must satisfy; the reading the rules
+// confirm best is kept.
+//
+// It returns an error with code no_puzzle when it finds no level (or only a finished one),
+// unreadable_image, image_too_large or image_too_small for bytes it will not decode, and
+// low_confidence when no layout reads as a level that keeps the rules (every colour fills
+// exactly one tube; hidden units make up the rest). Only with low_confidence does it return
+// the Reading too, for inspection; with any other error the Reading is nil.
 func Read(data []byte) (*Reading, error) {
 	mat, err := decode(data)
 	if err != nil {
@@ -59,26 +94,233 @@ func Read(data []byte) (*Reading, error) {
 	if err != nil {
 		return nil, solver.Errorf(solver.CodeInternal, "preparing the image: %v", err)
 	}
-	r := &Reading{Width: mat.Cols(), Height: mat.Rows(), Confidence: 1, pixels: bgrOf(mat)}
-	return r, f.read(r)
+	base := Reading{Width: mat.Cols(), Height: mat.Rows(), pixels: bgrOf(mat)}
+	r, err := f.read(base)
+	if err != nil && solver.ErrorCode(err) != solver.CodeLowConfidence {
+		return nil, err
+	}
+	return r, err
 }
 
-// read fills r from the frame.
-func (f *frame) read(r *Reading) error {
-	cands := f.tubeCandidates()
-	rows := f.clipRows(readingOrder(pickTubes(cands)))
+// tubeLayout is one hypothesis of where the tubes are: rows of boxes in reading order (work
+// coordinates, inside the frame) and the covered tubes among them.
+type tubeLayout struct {
+	cue      string // what found it, for the reasons
+	rows     [][]image.Rectangle
+	curtains []curtain
+}
+
+// boxes is the layout's boxes in reading order.
+func (l tubeLayout) boxes() []image.Rectangle {
+	var out []image.Rectangle
+	for _, row := range insertCurtains(cloneRows(l.rows), l.curtains) {
+		out = append(out, row...)
+	}
+	return out
+}
+
+func cloneRows(rows [][]image.Rectangle) [][]image.Rectangle {
+	out := make([][]image.Rectangle, len(rows))
+	for i, r := range rows {
+		out[i] = slices.Clone(r)
+	}
+	return out
+}
+
+// hypothesis is a layout and what it reads as.
+type hypothesis struct {
+	tubeLayout
+	reading *Reading
+	err     error
+	cols    []column
+}
+
+// verified reports whether the reading keeps every rule of a level with confidence.
+func (h *hypothesis) verified() bool { return h.err == nil }
+
+// units is the number of units the reading holds.
+func (h *hypothesis) units() int {
+	n := 0
+	for _, t := range h.reading.Level.Tubes {
+		n += len(t)
+	}
+	return n
+}
+
+// plausibility ranks verified readings: the confidence, less a little for every empty tube
+// beyond the two most levels have (a doodle between two tubes reads as an empty one).
+func (h *hypothesis) plausibility() float64 {
+	empty := countFunc(h.reading.Level.Tubes, func(t []solver.Color) bool { return len(t) == 0 })
+	return h.reading.Confidence - surplusEmptyCost*float64(max(0, empty-usualEmpty))
+}
+
+// Levels start with usualEmpty empty tubes, and a position never has more empty tubes than its
+// level started with; each empty tube beyond them costs a reading surplusEmptyCost.
+const (
+	usualEmpty       = 2
+	surplusEmptyCost = 0.05
+)
+
+// layouts are the first hypotheses, from the outlines: the largest set of alike boxes among
+// all outlines, and among outer outlines only (runs of liquid inside a tube can be
+// tube-shaped and outnumber the tubes).
+func (f *frame) layouts(cands []image.Rectangle) []tubeLayout {
+	var out []tubeLayout
+	seen := map[string]bool{}
+	for _, l := range []struct {
+		cue   string
+		boxes []image.Rectangle
+	}{
+		{"outlines", largestGroup(cands)},
+		{"outer outlines", largestGroup(dropInner(cands))},
+	} {
+		if len(l.boxes) == 0 {
+			continue
+		}
+		rows := f.clipRows(readingOrder(slices.Clone(l.boxes)))
+		key := fmt.Sprint(rows)
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		out = append(out, f.withCurtains(l.cue, rows, cands))
+	}
+	return out
+}
+
+// withCurtains completes a layout with the covered tubes found in its rows' rhythm.
+func (f *frame) withCurtains(cue string, rows [][]image.Rectangle, cands []image.Rectangle) tubeLayout {
 	curtains := f.findCurtains(rows, cands)
 	for i := range curtains {
 		curtains[i].box = f.clip(curtains[i].box)
 	}
+	return tubeLayout{cue: cue, rows: rows, curtains: curtains}
+}
+
+// read tries every layout and keeps the best reading: one the rules verify, the most
+// plausible of them; else the refused reading with the highest confidence; else the reason no
+// layout was a level.
+func (f *frame) read(base Reading) (*Reading, error) {
+	cands := f.tubeCandidates()
+	var hs []*hypothesis
+	for _, l := range f.layouts(cands) {
+		h := f.interpret(l, base)
+		hs = append(hs, h)
+		if v, ok := f.withoutGapBoxes(h, cands); ok {
+			hs = append(hs, f.interpret(v, base))
+		}
+	}
+	if len(hs) == 0 {
+		return nil, solver.Errorf(solver.CodeNoPuzzle, "no water-sort level found: no tube-shaped outlines")
+	}
+	var best *hypothesis
+	for _, h := range hs {
+		switch {
+		case best == nil:
+			best = h
+		case h.verified() != best.verified():
+			if h.verified() {
+				best = h
+			}
+		case h.verified():
+			// The reading that explains more of the liquid in view wins; between readings of
+			// the same liquid, the more plausible.
+			hu, bu := h.units(), best.units()
+			if hu > bu || (hu == bu && h.plausibility() > best.plausibility()) {
+				best = h
+			}
+		case h.reading != nil && (best.reading == nil || h.reading.Confidence > best.reading.Confidence):
+			best = h
+		}
+	}
+	if best.reading == nil {
+		return nil, best.err
+	}
+	if holes := best.holes(); holes > 0 && best.reading.Confidence <= brokenConfidence {
+		// A level's rows are full: places at their pitch without a tube, in a reading that
+		// breaks the rules besides, mean something covers the board.
+		return nil, solver.Errorf(solver.CodeNoPuzzle, "no puzzle in view: something covers the board (%d places in its rows hold no tube) and what shows breaks the level's rules: %s", holes, solver.ErrorMessage(best.err))
+	}
+	return best.reading, best.err
+}
+
+// holes counts the places at a row's pitch, between its first and last tube, where no tube
+// stands. A row of one or two gaps has no rhythm of its own and keeps to the rows' common one.
+func (l tubeLayout) holes() int {
+	rows := insertCurtains(cloneRows(l.rows), l.curtains)
+	global := commonPitch(rows)
+	n := 0
+	for _, row := range rows {
+		pitch := global
+		if len(row) >= 4 {
+			pitch = commonPitch([][]image.Rectangle{row})
+		}
+		if pitch <= 0 || len(row) < 2 {
+			continue
+		}
+		places := int(math.Round((centreX(row[len(row)-1])-centreX(row[0]))/pitch)) + 1
+		n += max(0, places-len(row))
+	}
+	return n
+}
+
+// withoutGapBoxes is the layout less its empty boxes that overlap a neighbour on each side in
+// their row: the background between two tubes, bounded by their walls, has a tube's outline
+// and reads as an empty tube. It reports false when there are none.
+func (f *frame) withoutGapBoxes(h *hypothesis, cands []image.Rectangle) (tubeLayout, bool) {
+	if h.cols == nil {
+		return tubeLayout{}, false
+	}
+	empty := map[image.Rectangle]bool{}
+	for _, c := range h.cols {
+		if c.empty() && !c.curtain {
+			empty[c.box] = true
+		}
+	}
+	rows := cloneRows(h.rows)
+	dropped := false
+	for i, row := range rows {
+		rows[i] = slices.DeleteFunc(row, func(b image.Rectangle) bool {
+			if !empty[b] {
+				return false
+			}
+			left, right := false, false
+			for _, o := range row {
+				if o != b && o.Overlaps(b) {
+					left = left || centreX(o) < centreX(b)
+					right = right || centreX(o) > centreX(b)
+				}
+			}
+			dropped = dropped || (left && right)
+			return left && right
+		})
+	}
+	if !dropped {
+		return tubeLayout{}, false
+	}
+	return f.withCurtains(h.cue+", boxes between tubes left out", rows, cands), true
+}
+
+// interpret reads one layout: each tube's liquid, the unit height, the units and their
+// colours, and checks the level they make.
+func (f *frame) interpret(l tubeLayout, base Reading) *hypothesis {
+	r := base
+	r.Confidence = 1
+	h := &hypothesis{tubeLayout: l}
+	h.err = f.readLayout(&h.tubeLayout, &r, &h.cols)
+	if h.err == nil || solver.ErrorCode(h.err) == solver.CodeLowConfidence {
+		h.reading = &r
+	}
+	return h
+}
+
+// readLayout fills r from the layout's boxes.
+func (f *frame) readLayout(l *tubeLayout, r *Reading, out *[]column) error {
 	lanterns := map[image.Rectangle]lab{}
-	for _, c := range curtains {
+	for _, c := range l.curtains {
 		lanterns[c.box] = c.color
 	}
-	var boxes []image.Rectangle
-	for _, row := range insertCurtains(rows, curtains) {
-		boxes = append(boxes, row...)
-	}
+	boxes := l.boxes()
 	if len(boxes) < 3 {
 		return solver.Errorf(solver.CodeNoPuzzle, "no water-sort level found: %d tube-shaped outlines, a level has at least 3", len(boxes))
 	}
@@ -97,12 +339,13 @@ func (f *frame) read(r *Reading) error {
 			filled++
 		}
 	}
+	*out = cols
 	if filled == 0 {
 		return solver.Errorf(solver.CodeNoPuzzle, "no water-sort level found: %d tube-shaped outlines but no liquid in any", len(boxes))
 	}
 	unit, misfit := unitHeight(cols)
-	if misfit > 0.2 {
-		r.doubt(1-misfit, "%.0f%% of the layers are not whole multiples of one unit", 100*misfit)
+	if misfit > maxMisfit {
+		r.doubt(1-misfitWeight*misfit, "%.0f%% of the layers are not whole multiples of one unit", 100*misfit)
 	}
 	// Units per tube, and what each looks like.
 	counts := make([]int, len(cols))
@@ -121,17 +364,24 @@ func (f *frame) read(r *Reading) error {
 	}
 	capacity = fitCapacity(capacity, total, cols, unit)
 	hidden := slices.ContainsFunc(samples, func(s unitSample) bool { return s.hidden })
-	if len(curtains) > 0 || hidden {
-		// Unseen units make counting unreliable: a level may show no full tube at all. The
-		// tubes' height says how much they hold.
+	if hidden {
+		// Hidden units make counting unreliable: a level may show no full tube at all. The
+		// tubes' height says how much they hold. (Curtains alone do not raise it: the tubes
+		// beside them show the capacity, and a tall tube's headroom would add a unit.)
 		capacity = max(capacity, heightCapacity(cols, unit))
 	}
 	if capacity < 2 {
-		r.doubt(0.3, "no tube holds more than one layer")
+		r.doubt(brokenConfidence, "no tube holds more than one layer")
 	}
 	f.geometry(r, cols, counts, unit)
 	if w := r.Tubes[0].Box.Dx(); w < minTubeWidth {
-		r.doubt(0.4, "the tubes are %d pixels wide: too small to read reliably (at least %d)", w, minTubeWidth)
+		r.doubt(tooSmallConfidence, "the tubes are %d pixels wide: too small to read reliably (at least %d)", w, minTubeWidth)
+	}
+	if glass, ok := f.emptyGlass(cols); ok {
+		n := countFunc(samples, func(s unitSample) bool { return !s.hidden && deltaE(s.color, glass) < glassDE })
+		if n > 0 {
+			r.doubt(glassConfidence, "%d units look like an empty tube's glass", n)
+		}
 	}
 	tubes, err := r.colors(cols, counts, samples, capacity)
 	if err != nil {
@@ -143,8 +393,20 @@ func (f *frame) read(r *Reading) error {
 	}
 	r.Level = level
 	if err != nil {
-		r.doubt(0.3, "%v", solver.ErrorMessage(err))
+		r.doubt(brokenConfidence, "%v", solver.ErrorMessage(err))
 		return solver.Errorf(solver.CodeLowConfidence, "the reading breaks the level's rules: %s", solver.ErrorMessage(err))
+	}
+	if missing, room := coveredShortfall(level); missing > room {
+		r.doubt(brokenConfidence, "the colours lack %d units, more than the curtains and hidden units can hold (%d)", missing, room)
+	}
+	if i, why := hiddenOutOfPlace(tubes); i >= 0 {
+		r.doubt(brokenConfidence, "tube %d: %s", i+1, why)
+	}
+	if holes := l.holes(); holes > 0 {
+		r.doubt(holeConfidence, "%d places at the rows' pitch hold no tube: a tube was missed, or something covers the board", holes)
+	}
+	if level.Solved() && !level.HasHidden() && !level.HasCurtains() {
+		return solver.Errorf(solver.CodeNoPuzzle, "no puzzle to solve: the board shows a finished level (every tube empty or full of one colour)")
 	}
 	if r.Confidence < LowConfidence {
 		return solver.Errorf(solver.CodeLowConfidence, "low confidence (%.2f): %s", r.Confidence, r.worst)
@@ -185,7 +447,8 @@ func room(boxes []image.Rectangle, b image.Rectangle) [2]int {
 
 // heightCapacity is the capacity the tubes' height allows: units that fit between the
 // liquid's bottom and the top of the box, less the headroom games leave above a full tube
-// (measured at 0.4 to 1.0 unit across the games at hand).
+// (measured at 0.4 to 1.0 unit across the games at hand; a tube is taken to hold whole units
+// up to headroomSlack of one below its top).
 func heightCapacity(cols []column, unit float64) int {
 	var ratios []float64
 	for _, c := range cols {
@@ -197,7 +460,7 @@ func heightCapacity(cols []column, unit float64) int {
 		return 0
 	}
 	slices.Sort(ratios)
-	return int(ratios[len(ratios)/2] - 0.2)
+	return int(ratios[len(ratios)/2] - headroomSlack)
 }
 
 // fitCapacity settles the capacity: the smallest that the liquid heights fit, raised while the
@@ -219,12 +482,15 @@ func fitCapacity(capacity, total int, cols []column, unit float64) int {
 	return capacity
 }
 
-// doubt lowers the confidence to at most c and records why.
+// doubt records a reason to doubt the reading: alone, it would leave confidence c. Independent
+// doubts multiply: a reading doubted twice is less likely right than one doubted once.
 func (r *Reading) doubt(c float64, format string, args ...any) {
 	why := fmt.Sprintf(format, args...)
-	if c < r.Confidence {
-		r.Confidence, r.worst = math.Max(0, c), why
+	c = math.Max(0, math.Min(1, c))
+	if r.worst == "" || c < r.worstC {
+		r.worst, r.worstC = why, c
 	}
+	r.Confidence *= c
 	r.Reasons = append(r.Reasons, why)
 }
 
@@ -267,12 +533,19 @@ func (r *Reading) colors(cols []column, counts []int, samples []unitSample, capa
 	}
 	if n := countFunc(cols, func(c column) bool { return c.curtain }); covered {
 		// What curtains hide is unknown, so the count rule cannot check this reading.
-		r.doubt(0.7, "%d tubes behind curtains: the colour counts cannot confirm the reading", n)
+		r.doubt(coveredConfidence, "%d tubes behind curtains: the colour counts cannot confirm the reading", n)
 	}
 	if total%capacity != 0 && !covered {
-		r.doubt(0.3, "%d units do not make whole tubes of %d", total, capacity)
+		r.doubt(brokenConfidence, "%d units do not make whole tubes of %d", total, capacity)
 	}
-	labels := clusterUnits(visible, capacity, k, 12)
+	labels := clusterUnits(visible, capacity, k, looseDE)
+	if k == 0 {
+		// Without the count to confirm it, a colour merged from units this far apart may be
+		// two near colours.
+		if d := widestGroup(visible, labels); d > mergeDE {
+			r.doubt(mergeConfidence, "a colour groups units ΔE %.0f apart, with no count to confirm it is one", d)
+		}
+	}
 	groups := 0
 	for _, l := range labels {
 		groups = max(groups, l+1)
@@ -327,7 +600,7 @@ func (r *Reading) colors(cols []column, counts []int, samples []unitSample, capa
 // curtainName names the colour a curtain waits for: the liquid colour its lantern shows when
 // one is close, else the nearest palette name not taken by a liquid.
 func curtainName(c lab, means []lab, names []string) string {
-	best, bd := -1, 20.0
+	best, bd := -1, float64(lanternDE)
 	for g, m := range means {
 		if d := deltaE(c, m); d < bd {
 			best, bd = g, d
@@ -339,17 +612,31 @@ func curtainName(c lab, means []lab, names []string) string {
 	return nameColors(append(slices.Clone(means), c))[len(means)]
 }
 
-// checkClusters lowers the confidence for loose groups and for groups too alike to be told
-// apart reliably.
+// checkClusters lowers the confidence for loose groups, for units that sit closer to another
+// colour than to their own (the count rule forced them apart from their look), and for groups
+// too alike to be told apart reliably.
 func (r *Reading) checkClusters(means []lab, members [][]lab) {
-	worst := 0.0
+	worst, strays := 0.0, 0
 	for g, m := range members {
 		for _, c := range m {
-			worst = max(worst, deltaE(c, means[g]))
+			own := deltaE(c, means[g])
+			worst = max(worst, own)
+			for o := range means {
+				if o != g && deltaE(c, means[o]) < own {
+					strays++
+					break
+				}
+			}
 		}
 	}
-	if worst > 12 {
-		r.doubt(0.6, "a unit differs from its colour by ΔE %.0f", worst)
+	if strays > 0 {
+		r.doubt(strayConfidence, "%d units look more like another colour than their own", strays)
+	}
+	switch {
+	case worst > strayDE:
+		r.doubt(strayConfidence, "a unit differs from its colour by ΔE %.0f", worst)
+	case worst > looseDE:
+		r.doubt(looseConfidence, "a unit differs from its colour by ΔE %.0f", worst)
 	}
 	var ds []float64
 	for i := range means {
@@ -358,8 +645,92 @@ func (r *Reading) checkClusters(means []lab, members [][]lab) {
 		}
 	}
 	sort.Float64s(ds)
-	if len(ds) > 0 && ds[0] < 4 {
+	if len(ds) > 0 && ds[0] < twinDE {
 		// Games never draw two colours this alike: the count rule split one colour.
-		r.doubt(0.4, "two colours differ by only ΔE %.1f", ds[0])
+		r.doubt(twinConfidence, "two colours differ by only ΔE %.1f", ds[0])
 	}
+}
+
+// Colour groups: a unit farther than looseDE from its colour's mean (CIEDE2000) makes the
+// reading doubtful (looseConfidence); one farther than strayDE, or closer to another colour
+// than to its own, is likely misgrouped (strayConfidence). Two colours within twinDE are one
+// colour split.
+const (
+	looseDE         = 12
+	strayDE         = 25
+	looseConfidence = 0.6
+	strayConfidence = 0.4
+	twinDE          = 4
+	twinConfidence  = 0.4
+)
+
+// hiddenOutOfPlace finds a tube whose top unit is hidden: a hidden unit shows its colour once
+// it is its tube's top. (Below the top anything goes: some levels are dealt with a visible unit
+// under hidden ones.) It returns the tube and why, or -1.
+func hiddenOutOfPlace(tubes [][]string) (int, string) {
+	for i, t := range tubes {
+		if len(t) > 0 && t[len(t)-1] == "?" {
+			return i, "its top unit is hidden, but a top unit always shows its colour"
+		}
+	}
+	return -1, ""
+}
+
+// coveredShortfall is, for a level with curtains, the units its colours lack (each colour has
+// capacity units in all) and the most that hidden units and the covered tubes can hold.
+func coveredShortfall(l *solver.Level) (missing, room int) {
+	if !l.HasCurtains() {
+		return 0, 0
+	}
+	counts := make([]int, len(l.Names))
+	for i, t := range l.Tubes {
+		if l.Curtained(i) {
+			room += l.Capacity
+			continue
+		}
+		for _, c := range t {
+			if c == solver.Hidden {
+				room++
+			} else {
+				counts[c]++
+			}
+		}
+	}
+	for c := 1; c < len(counts); c++ {
+		missing += max(0, l.Capacity-counts[c])
+	}
+	return missing, room
+}
+
+// widestGroup is the largest distance between two units given the same colour.
+func widestGroup(colors []lab, labels []int) float64 {
+	w := 0.0
+	for i := range colors {
+		for j := range i {
+			if labels[i] == labels[j] {
+				w = max(w, deltaE(colors[i], colors[j]))
+			}
+		}
+	}
+	return w
+}
+
+// emptyGlass is the median colour inside the empty tubes (the middle of the box, inset from the
+// walls): what a tube with no liquid looks like. It reports false when no tube is empty.
+func (f *frame) emptyGlass(cols []column) (lab, bool) {
+	var ls, as, bs []float64
+	for _, c := range cols {
+		if !c.empty() || c.curtain {
+			continue
+		}
+		b := c.box
+		m, ok := f.medianLab(image.Rect(b.Min.X+b.Dx()/4, b.Min.Y+b.Dy()*3/10, b.Max.X-b.Dx()/4, b.Min.Y+b.Dy()*8/10))
+		if ok {
+			ls, as, bs = append(ls, m.L), append(as, m.A), append(bs, m.B)
+		}
+	}
+	if len(ls) == 0 {
+		return lab{}, false
+	}
+	return lab{median(ls), median(as), median(bs)}, true
 }

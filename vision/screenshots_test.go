@@ -51,15 +51,7 @@ func loadTruth(t testing.TB) map[string]truthEntry {
 }
 
 // unsupported lists the water-sort screenshots the reader is known not to read, and why.
-var unsupported = map[string]string{
-	"new-games/Khalawob__Screenshot_20260606-090156_Water_Sort_Puzzle.jpg": "a pop-up over a dimmed board: refused, but as low_confidence",
-	"new-games/Khalawob__Screenshot_20260615-181826_Water_Sort_Puzzle.jpg": "a pop-up over a dimmed board: refused, but as low_confidence",
-	"new-games/Khalawob__Screenshot_20260616-090527_Water_Sort_Puzzle.jpg": "a level-complete screen: refused, but as low_confidence",
-	"new-games/Khalawob__Screenshot_20260616-103439_Water_Sort_Puzzle.jpg": "a level-complete screen: refused, but as low_confidence",
-	"new-games/Khalawob__level_002_initial.png":                            "only the top unit of each tube shows: the capacity is not found",
-	"new-games/ggmaddr__next.png":                                          "a level-complete screen read as a level (silently wrong)",
-	"new-games/shina__screen-4.jpg":                                        "doodles beside the rows read as two more tubes (silently wrong)",
-}
+var unsupported = map[string]string{}
 
 // compare checks a reading against ground truth up to a renaming of colours. A truth that
 // labels two colours alike where the image shows two (its colour then has twice the capacity
