@@ -1,11 +1,13 @@
 package labels
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"image"
 	"runtime"
 	"sort"
 	"strings"
@@ -286,6 +288,13 @@ func (e *engine) label(ctx context.Context, it Item) *Line {
 		}
 	}
 	ent.res.fill(l)
+	if l.Width == 0 && (l.Status == StatusNoPuzzle || l.Status == StatusLowConfidence) {
+		// The reader decoded the image but returned no reading (a screen without a puzzle):
+		// the line still gives the image's size, so that exports keep it (COCO negatives).
+		if cfg, _, err := image.DecodeConfig(bytes.NewReader(data)); err == nil {
+			l.Width, l.Height = cfg.Width, cfg.Height
+		}
+	}
 	e.thumb(data, l)
 	return l
 }
