@@ -46,6 +46,8 @@ func TestOpenAPI(t *testing.T) {
 	draining := New(Config{Reader: reader, Logger: quiet()})
 	draining.Drain()
 
+	animated := newTestServer(t, Config{Animator: fakeAnimator{}})
+	gifBody := []byte(`{"level": {"capacity": 2, "tubes": [["a", "b"], ["b", "a"], []]}, "moves": [{"from": 0, "to": 2, "count": 1, "color": "b"}]}`)
 	shot := pngImage(t, 300, 600)
 	ct, form := multipartBody(t, "image", "shot.png", shot)
 	level := "3: red blue red | blue red blue | |"
@@ -64,6 +66,9 @@ func TestOpenAPI(t *testing.T) {
 		{"unsolvable", plain, "POST", "/api/solve", "text/plain", []byte("3: blue red green | green red blue | green red blue | "), 200},
 		{"stopped by the budget", budget, "POST", "/api/solve", "text/plain", []byte(gen.Deal(3, 14, 4, 2).Compact()), 200},
 		{"read", plain, "POST", "/api/read", "image/png", shot, 200},
+		{"partial plan", plain, "POST", "/api/solve", "text/plain", []byte("2: ? r | ? b | |"), 200},
+		{"gif", animated, "POST", "/api/gif", "application/json", gifBody, 200},
+		{"gif that does not replay", animated, "POST", "/api/gif", "application/json", []byte(`{"level": {"capacity": 2, "tubes": [["a", "b"], ["b", "a"], []]}, "moves": [{"from": 0, "to": 1, "count": 1, "color": "b"}]}`), 422},
 		{"bad parameter", plain, "POST", "/api/solve?fast=banana", "text/plain", []byte(level), 400},
 		{"no token", locked, "POST", "/api/read", "image/png", shot, 401},
 		{"too large", plain, "POST", "/api/solve", "text/plain", bytes.Repeat([]byte("x"), 2<<20), 413},
@@ -111,5 +116,31 @@ func TestOpenAPI(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// Every route the server registers is described in openapi.yaml (HEAD answers as GET does).
+func TestOpenAPICoversEveryRoute(t *testing.T) {
+	doc, err := openapi3.NewLoader().LoadFromData(openapiYAML)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := New(Config{Logger: quiet()})
+	routes := s.router.Routes()
+	if len(routes) == 0 {
+		t.Fatal("the server registers no routes")
+	}
+	for _, r := range routes {
+		if r.Method == http.MethodHead {
+			continue
+		}
+		path := r.Path
+		if i := strings.IndexAny(path, ":*"); i >= 0 {
+			path = path[:i] + "{" + path[i+1:] + "}"
+		}
+		item := doc.Paths.Find(path)
+		if item == nil || item.GetOperation(r.Method) == nil {
+			t.Errorf("%s %s is not in openapi.yaml", r.Method, r.Path)
+		}
 	}
 }
