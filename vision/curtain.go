@@ -160,10 +160,10 @@ func (f *frame) lantern(box image.Rectangle) (lab, bool) {
 	// The most saturated colours, one group at a time (a rod or a frame may outshine the
 	// lantern): the first group that is small, narrow and unlike the cloth is the lantern.
 	total := len(px)
-	slices.SortFunc(px, func(a, b pixel) int { return cmp.Compare(b.c.chroma(), a.c.chroma()) })
+	slices.SortFunc(px, func(a, b pixel) int { return cmp.Compare(b.c.Chroma(), a.c.Chroma()) })
 	for tried := 0; tried < 3 && len(px) > 0; tried++ {
 		seed := px[0].c
-		if seed.chroma() < lanternChroma || seed.chroma() < cloth.chroma()+lanternOverCloth {
+		if seed.Chroma() < lanternChroma || seed.Chroma() < cloth.Chroma()+lanternOverCloth {
 			break
 		}
 		var ls, as, bs []float64
@@ -174,7 +174,7 @@ func (f *frame) lantern(box image.Rectangle) (lab, bool) {
 				left, right = min(left, p.x), max(right, p.x)
 			}
 		}
-		c := lab{median(ls), median(as), median(bs)}
+		c := lab{L: median(ls), A: median(as), B: median(bs)}
 		if deltaE(c, cloth) >= distinctDE && len(ls)*8 <= total && float64(right-left+1) <= lanternWidth*float64(r.Dx()) {
 			return c, true
 		}

@@ -36,7 +36,7 @@ func (f *frame) clip(r image.Rectangle) image.Rectangle { return r.Intersect(f.b
 func (f *frame) at(x, y int) lab {
 	x, y = min(max(x, 0), f.w-1), min(max(y, 0), f.h-1)
 	i := 3 * (y*f.w + x)
-	return lab{float64(f.lab[i]), float64(f.lab[i+1]), float64(f.lab[i+2])}
+	return lab{L: float64(f.lab[i]), A: float64(f.lab[i+1]), B: float64(f.lab[i+2])}
 }
 
 // newFrame scales the decoded BGR image down and converts it. It does not close src.

@@ -64,7 +64,7 @@ func (f *frame) medianLab(r image.Rectangle) (lab, bool) {
 		}
 	}
 	f.scratch = [3][]float64{ls, as, bs}
-	return lab{median(ls), median(as), median(bs)}, true
+	return lab{L: median(ls), A: median(as), B: median(bs)}, true
 }
 
 func median(v []float64) float64 {
@@ -89,7 +89,7 @@ func (f *frame) profile(b image.Rectangle, room [2]int) (in, out []lab) {
 		okL, okR = okL && farL > near, okR && farR > near
 		switch {
 		case okL && okR:
-			out = append(out, lab{(l.L + r.L) / 2, (l.A + r.A) / 2, (l.B + r.B) / 2})
+			out = append(out, lab{L: (l.L + r.L) / 2, A: (l.A + r.A) / 2, B: (l.B + r.B) / 2})
 		case okL:
 			out = append(out, l)
 		case okR:
@@ -112,7 +112,7 @@ func smooth(p []lab, r int) []lab {
 		for j := max(0, i-r); j <= min(len(p)-1, i+r); j++ {
 			l, a, b = append(l, p[j].L), append(a, p[j].A), append(b, p[j].B)
 		}
-		out[i] = lab{median(l), median(a), median(b)}
+		out[i] = lab{L: median(l), A: median(a), B: median(b)}
 	}
 	return out
 }
@@ -127,7 +127,7 @@ func segments(b image.Rectangle, in, out []lab, minLen int) []segment {
 	sum := in[start]
 	count := 1.0
 	for i := n - 2; i >= 0; i-- {
-		ref := lab{sum.L / count, sum.A / count, sum.B / count}
+		ref := lab{L: sum.L / count, A: sum.A / count, B: sum.B / count}
 		if deltaE(in[i], ref) > changeDE && (i == 0 || deltaE(in[i-1], ref) > changeDE) {
 			segs = append(segs, segment{y0: b.Min.Y + i + 1, y1: b.Min.Y + start + 1})
 			start, sum, count = i, in[i], 1
@@ -208,7 +208,7 @@ func meanLab(p []lab) lab {
 		m.L, m.A, m.B = m.L+c.L, m.A+c.A, m.B+c.B
 	}
 	n := float64(len(p))
-	return lab{m.L / n, m.A / n, m.B / n}
+	return lab{L: m.L / n, A: m.A / n, B: m.B / n}
 }
 
 // readColumn finds the liquid in a tube. Liquid rests on the bottom and the empty part above
@@ -276,7 +276,7 @@ func (f *frame) glyphs(b image.Rectangle, y0, y1 int) int {
 	w := b.Dx()
 	strip := f.clip(image.Rect(b.Min.X+w*3/10, y0, b.Max.X-w*3/10, y1))
 	run, ok := f.medianLab(strip)
-	if !ok || run.chroma() >= hiddenMaxChroma || run.L >= hiddenMaxL || strip.Dy() < 8 {
+	if !ok || run.Chroma() >= hiddenMaxChroma || run.L >= hiddenMaxL || strip.Dy() < 8 {
 		return 0
 	}
 	prof := make([]float64, strip.Dy())
@@ -468,5 +468,5 @@ func (f *frame) sampleUnit(r image.Rectangle) unitSample {
 		}
 	}
 	share := float64(light) / float64(n)
-	return unitSample{color: c, hidden: c.chroma() < hiddenMaxChroma && c.L < hiddenMaxL && share > minGlyphShare && share < maxGlyphShare}
+	return unitSample{color: c, hidden: c.Chroma() < hiddenMaxChroma && c.L < hiddenMaxL && share > minGlyphShare && share < maxGlyphShare}
 }

@@ -732,5 +732,5 @@ func (f *frame) emptyGlass(cols []column) (lab, bool) {
 	if len(ls) == 0 {
 		return lab{}, false
 	}
-	return lab{median(ls), median(as), median(bs)}, true
+	return lab{L: median(ls), A: median(as), B: median(bs)}, true
 }

@@ -104,7 +104,7 @@ func nearColor(r *rand.Rand, targets, others, avoid []color.RGBA) (color.RGBA, b
 		rad := 4 + 18*r.Float64()
 		a := r.Float64() * 2 * math.Pi
 		e := r.Float64()*2 - 1
-		cand := lab{t.L + rad*e*0.8, t.A + rad*math.Cos(a), t.B + rad*math.Sin(a)}
+		cand := lab{L: t.L + rad*e*0.8, A: t.A + rad*math.Cos(a), B: t.B + rad*math.Sin(a)}
 		c, ok := rgbFromLab(cand)
 		if !ok {
 			continue

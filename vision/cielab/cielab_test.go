@@ -1,0 +1,53 @@
+package cielab
+
+import (
+	"image/color"
+	"math"
+	"testing"
+)
+
+// Pairs from Sharma, Wu and Dalal's CIEDE2000 test data, with their published differences.
+func TestDeltaE(t *testing.T) {
+	for _, tc := range []struct {
+		x, y Lab
+		want float64
+	}{
+		{Lab{50, 2.6772, -79.7751}, Lab{50, 0, -82.7485}, 2.0425},
+		{Lab{50, 0, 0}, Lab{50, -1, 2}, 2.3669},
+		{Lab{50, 2.49, -0.001}, Lab{50, -2.49, 0.0011}, 7.2195},
+		{Lab{50, 2.5, 0}, Lab{73, 25, -18}, 27.1492},
+		{Lab{60.2574, -34.0099, 36.2677}, Lab{60.4626, -34.1751, 39.4387}, 1.2644},
+		{Lab{2.0776, 0.0795, -1.135}, Lab{0.9033, -0.0636, -0.5514}, 0.9082},
+	} {
+		if got := DeltaE(tc.x, tc.y); math.Abs(got-tc.want) > 1e-4 {
+			t.Errorf("DeltaE(%v, %v) = %.4f, want %.4f", tc.x, tc.y, got, tc.want)
+		}
+		if got, back := DeltaE(tc.x, tc.y), DeltaE(tc.y, tc.x); math.Abs(got-back) > 1e-9 {
+			t.Errorf("DeltaE is not symmetric: %v, %v", got, back)
+		}
+	}
+}
+
+// sRGB colours survive the trip through CIELAB, and white and black land where they should.
+func TestRoundTrip(t *testing.T) {
+	if w := FromRGB(255, 255, 255); math.Abs(w.L-100) > 0.01 || w.Chroma() > 0.01 {
+		t.Errorf("white: %v", w)
+	}
+	if k := FromRGB(0, 0, 0); k.L > 0.01 || k.Chroma() > 0.01 {
+		t.Errorf("black: %v", k)
+	}
+	for r := 0; r < 256; r += 17 {
+		for g := 0; g < 256; g += 17 {
+			for b := 0; b < 256; b += 17 {
+				want := color.RGBA{uint8(r), uint8(g), uint8(b), 255}
+				got, ok := ToRGB(FromRGB(want.R, want.G, want.B))
+				if !ok || got != want {
+					t.Fatalf("%v → %v (in gamut %v)", want, got, ok)
+				}
+			}
+		}
+	}
+	if _, ok := ToRGB(Lab{50, 120, 0}); ok {
+		t.Error("a chroma of 120 reported inside the sRGB gamut")
+	}
+}
