@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"image"
+	"image/color"
 	plan9 "image/color/palette"
-	"image/draw"
 	"image/gif"
 
 	"github.com/decant/decant/solver"
@@ -26,6 +26,7 @@ func GIF(l *solver.Level, moves []solver.Move, opts Options) ([]byte, error) {
 	}
 	opts.JPEGQuality = 0
 	anim := &gif.GIF{}
+	pal := newPaletter(plan9.Plan9)
 	pos := l.Clone()
 	for i := 0; i <= len(moves); i++ {
 		if i > 0 {
@@ -39,12 +40,11 @@ func GIF(l *solver.Level, moves []solver.Move, opts Options) ([]byte, error) {
 		} else {
 			opts.Title = fmt.Sprintf("start: %d pours", len(moves))
 		}
-		r, err := Render(pos, opts)
+		img, _, err := drawLevel(pos, opts)
 		if err != nil {
 			return nil, err
 		}
-		frame := image.NewPaletted(r.Image.Bounds(), plan9.Plan9)
-		draw.Draw(frame, frame.Rect, r.Image, image.Point{}, draw.Src)
+		frame := pal.paletted(img)
 		delay := 60
 		if i == 0 || i == len(moves) {
 			delay = 150
@@ -57,4 +57,37 @@ func GIF(l *solver.Level, moves []solver.Move, opts Options) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// paletter maps pixels to their nearest palette colour, remembering each colour's index: a
+// frame has few distinct colours against its pixels, and the frames of one plan share them,
+// so the palette is searched once a colour rather than once a pixel.
+type paletter struct {
+	palette color.Palette
+	index   map[[3]uint8]uint8
+}
+
+func newPaletter(p color.Palette) *paletter {
+	return &paletter{palette: p, index: map[[3]uint8]uint8{}}
+}
+
+// paletted is img in the palette, each pixel its nearest colour (as draw.Draw with draw.Src
+// would choose, without dithering).
+func (p *paletter) paletted(img *image.RGBA) *image.Paletted {
+	b := img.Bounds()
+	out := image.NewPaletted(b, p.palette)
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		row := img.Pix[img.PixOffset(b.Min.X, y):]
+		dst := out.Pix[out.PixOffset(b.Min.X, y):]
+		for x := range b.Dx() {
+			k := [3]uint8{row[4*x], row[4*x+1], row[4*x+2]}
+			i, ok := p.index[k]
+			if !ok {
+				i = uint8(p.palette.Index(color.RGBA{k[0], k[1], k[2], 255}))
+				p.index[k] = i
+			}
+			dst[x] = i
+		}
+	}
+	return out
 }

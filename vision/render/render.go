@@ -247,22 +247,39 @@ func planLayout(n, capacity, rows, w, top, bottom int) layout {
 // Render draws l as a phone screenshot in one of the fixed Themes and returns it with the
 // geometry it was drawn with.
 func Render(l *solver.Level, opts Options) (*Scene, error) {
-	if err := l.Validate(); err != nil {
+	img, truth, err := drawLevel(l, opts)
+	if err != nil {
 		return nil, err
+	}
+	data, err := encode(img, opts.JPEGQuality)
+	if err != nil {
+		return nil, err
+	}
+	theme := opts.Theme
+	if theme == "" {
+		theme = "dark"
+	}
+	return &Scene{Data: data, Image: img, Truth: truth, Factors: map[string]string{"theme": theme}}, nil
+}
+
+// drawLevel draws what Render encodes: the screenshot's pixels and their truth.
+func drawLevel(l *solver.Level, opts Options) (*image.RGBA, Truth, error) {
+	if err := l.Validate(); err != nil {
+		return nil, Truth{}, err
 	}
 	th, err := themeByName(opts.Theme)
 	if err != nil {
-		return nil, err
+		return nil, Truth{}, err
 	}
 	w, h := opts.Width, opts.Height
 	if w == 0 && h == 0 {
 		w, h = 1080, 2400
 	}
 	if err := checkSize(w, h); err != nil {
-		return nil, err
+		return nil, Truth{}, err
 	}
 	if opts.JPEGQuality < 0 || opts.JPEGQuality > 100 {
-		return nil, solver.Errorf(solver.CodeInvalidArgument, "JPEG quality %d: want 1..100", opts.JPEGQuality)
+		return nil, Truth{}, solver.Errorf(solver.CodeInvalidArgument, "JPEG quality %d: want 1..100", opts.JPEGQuality)
 	}
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
 	rng := rand.New(rand.NewPCG(opts.Seed, 0xdeca))
@@ -278,7 +295,7 @@ func Render(l *solver.Level, opts Options) (*Scene, error) {
 	}
 	lay := planLayout(len(l.Tubes), l.Capacity, opts.Rows, w, top, bottom)
 	if lay.tw < 12 {
-		return nil, solver.Errorf(solver.CodeInvalidArgument, "%d tubes do not fit legibly in %d×%d", len(l.Tubes), w, h)
+		return nil, Truth{}, solver.Errorf(solver.CodeInvalidArgument, "%d tubes do not fit legibly in %d×%d", len(l.Tubes), w, h)
 	}
 	colors := levelColors(l, th)
 	truth := Truth{Level: l.Clone(), Width: w, Height: h}
@@ -290,16 +307,7 @@ func Render(l *solver.Level, opts Options) (*Scene, error) {
 		truth.Tubes = append(truth.Tubes, tube)
 	}
 	// Phones draw with antialiasing; soften the hard edges the same way.
-	img = toRGBA(imaging.Blur(img, 0.5))
-	data, err := encode(img, opts.JPEGQuality)
-	if err != nil {
-		return nil, err
-	}
-	theme := opts.Theme
-	if theme == "" {
-		theme = "dark"
-	}
-	return &Scene{Data: data, Image: img, Truth: truth, Factors: map[string]string{"theme": theme}}, nil
+	return toRGBA(imaging.Blur(img, 0.5)), truth, nil
 }
 
 // drawTube draws one tube in box: liquid units from the bottom, a rounded bottom, an outline
