@@ -17,9 +17,10 @@ type Animator interface {
 	GIF(ctx context.Context, l *solver.Level, moves []solver.Move) ([]byte, error)
 }
 
-// Bounds of POST /api/gif: a 360×800 frame takes the renderer about 180 ms of one core (most
-// of it mapping pixels to the GIF palette), so long plans are refused (the page steps through
-// them instead), and so is an animation larger than a phone should download.
+// Bounds of POST /api/gif: a 360×800 frame takes the renderer about 17 ms of one core
+// (`go test ./vision/render -bench GIF`: 0.67 s for level 98's 41 frames), and frames add to
+// the download, so long plans are refused (the page steps through them instead), and so is
+// an animation larger than a phone should download.
 const (
 	MaxGIFPours   = 80
 	MaxGIFBytes   = 8 << 20
