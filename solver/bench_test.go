@@ -114,15 +114,7 @@ type classResult struct {
 func runClass(t testing.TB, c levelClass) classResult {
 	r := classResult{verdicts: map[solver.Status]int{}}
 	for _, l := range c.levels {
-		plan, stats, err := solver.Solve(context.Background(), l, c.opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if plan.Status == solver.StatusSolved {
-			if err := solver.CheckPlan(l, plan.Moves); err != nil {
-				t.Fatal(err)
-			}
-		}
+		plan, stats := solveChecked(t, l, c.opts)
 		r.verdicts[plan.Status]++
 		r.times = append(r.times, stats.Elapsed)
 		if plan.Status == solver.StatusUnsolvable {
@@ -229,15 +221,7 @@ func TestHardTier(t *testing.T) {
 	over := 0
 	for _, c := range hardTier() {
 		for i, l := range c.levels {
-			plan, stats, err := solver.Solve(context.Background(), l, c.opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if plan.Status == solver.StatusSolved {
-				if err := solver.CheckPlan(l, plan.Moves); err != nil {
-					t.Fatal(err)
-				}
-			}
+			plan, stats := solveChecked(t, l, c.opts)
 			verdict := string(plan.Status)
 			if plan.Status == solver.StatusSolved && !plan.Optimal || plan.Status == solver.StatusUnknown || stats.Stored > hardStates {
 				verdict += " (over)"
@@ -293,4 +277,20 @@ func TestMacroSummary(t *testing.T) {
 	}
 	fmt.Printf("%d levels: default (macros) within 1.1× of the better of the two on %d; macros expand fewer on %d, more on %d; worst %.2f×; total expanded %d with macros, %d without\n",
 		len(levels), within, macrosBetter, plainBetter, worst, sumM, sumP)
+}
+
+// solveChecked solves l and replays any plan it calls solved, failing the test on an error or
+// an illegal plan.
+func solveChecked(t testing.TB, l *solver.Level, opts solver.Options) (solver.Plan, solver.Stats) {
+	t.Helper()
+	plan, stats, err := solver.Solve(context.Background(), l, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plan.Status == solver.StatusSolved {
+		if err := solver.CheckPlan(l, plan.Moves); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return plan, stats
 }

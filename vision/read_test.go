@@ -125,7 +125,7 @@ func TestReadHonoursEXIFOrientation(t *testing.T) {
 	if err := jpeg.Encode(&buf, rot, &jpeg.Options{Quality: 92}); err != nil {
 		t.Fatal(err)
 	}
-	data := withOrientation(buf.Bytes(), 6)
+	data := render.WithOrientation(buf.Bytes(), 6)
 	got, err := Read(data)
 	if err != nil {
 		t.Fatal(err)
@@ -163,17 +163,6 @@ func TestReadWebP(t *testing.T) {
 	if got.Level.Canonical() != png.Level.Canonical() {
 		t.Errorf("WebP: %s\nPNG:  %s", got.Level.Canonical(), png.Level.Canonical())
 	}
-}
-
-// withOrientation inserts an EXIF APP1 segment with the orientation tag after the SOI marker.
-func withOrientation(jpg []byte, o uint16) []byte {
-	tiff := []byte{'M', 'M', 0, 42, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1, byte(o >> 8), byte(o), 0, 0, 0, 0, 0, 0}
-	payload := append([]byte("Exif\x00\x00"), tiff...)
-	seg := []byte{0xFF, 0xE1, byte((len(payload) + 2) >> 8), byte(len(payload) + 2)}
-	out := append([]byte{}, jpg[:2]...)
-	out = append(out, seg...)
-	out = append(out, payload...)
-	return append(out, jpg[2:]...)
 }
 
 // FuzzRead feeds Read arbitrary bytes (bounded in size, seeded with real and broken images):

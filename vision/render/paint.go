@@ -310,7 +310,7 @@ func finish(r *rand.Rand, d draws, img *image.RGBA, truth Truth) (*Scene, error)
 		return nil, err
 	}
 	if d["exif"] != "none" {
-		data = withOrientation(data, exifTag[d["exif"]])
+		data = WithOrientation(data, exifTag[d["exif"]])
 	}
 	return &Scene{Data: data, Image: img, Truth: truth, Factors: map[string]string(d)}, nil
 }

@@ -175,9 +175,9 @@ func rotateForEXIF(img *image.RGBA, kind string) image.Image {
 	return img
 }
 
-// withOrientation inserts an EXIF APP1 segment carrying orientation o right after the JPEG's
-// SOI marker.
-func withOrientation(jpg []byte, o uint16) []byte {
+// WithOrientation inserts an EXIF APP1 segment carrying orientation o (1–8) right after the
+// JPEG's SOI marker, as a phone camera writes it: a reader must turn the picture upright.
+func WithOrientation(jpg []byte, o uint16) []byte {
 	tiff := []byte{'M', 'M', 0, 42, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1, byte(o >> 8), byte(o), 0, 0, 0, 0, 0, 0}
 	payload := append([]byte("Exif\x00\x00"), tiff...)
 	seg := []byte{0xFF, 0xE1, byte((len(payload) + 2) >> 8), byte(len(payload) + 2)}
