@@ -1,6 +1,9 @@
 package vision
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // clusterUnits groups unit colours into the level's colours by average-linkage agglomerative
 // clustering under CIEDE2000, never letting a group grow past capacity units: two
@@ -56,3 +59,207 @@ func clusterUnits(colors []lab, capacity, k int, maxDE float64) []int {
 	}
 	return labels
 }
+
+// balance settles a clustering that must give every one of k colours exactly capacity units
+// (len(colors) == k·capacity): greedy merging under the capacity cap can strand a unit in a
+// group of its own. Starting from the k largest groups of labels, it assigns units to colours
+// with every colour taking exactly capacity units at the least total CIEDE2000 distance to
+// the colours' means (an assignment problem), recomputes the means and repeats until the
+// assignment settles. Levels too large for the cubic assignment keep labels as they are.
+func balance(colors []lab, labels []int, k, capacity int) []int {
+	n := len(colors)
+	if k < 2 || n != k*capacity || n > maxBalanced {
+		return labels
+	}
+	groups := 0
+	for _, l := range labels {
+		groups = max(groups, l+1)
+	}
+	members := make([][]lab, groups)
+	for i, l := range labels {
+		members[l] = append(members[l], colors[i])
+	}
+	order := make([]int, groups)
+	for g := range order {
+		order[g] = g
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return len(members[b]) - len(members[a]) })
+	means := make([]lab, k)
+	for i := range k {
+		means[i] = meanLab(members[order[i]])
+	}
+	out := slices.Clone(labels)
+	cost := make([][]float64, n)
+	for i := range cost {
+		cost[i] = make([]float64, n)
+	}
+	for range maxBalanceRounds {
+		for i, c := range colors {
+			for g := range k {
+				d := deltaE(c, means[g])
+				for s := range capacity {
+					cost[i][g*capacity+s] = d
+				}
+			}
+		}
+		slot := assign(cost)
+		changed := false
+		next := make([][]lab, k)
+		for i, s := range slot {
+			g := s / capacity
+			changed = changed || out[i] != g
+			out[i] = g
+			next[g] = append(next[g], colors[i])
+		}
+		for g := range k {
+			means[g] = meanLab(next[g])
+		}
+		if !changed {
+			break
+		}
+	}
+	return out
+}
+
+// maxBalanced is the most units balance assigns (the assignment is cubic in them);
+// maxBalanceRounds bounds its rounds of assigning and recomputing the means.
+const (
+	maxBalanced      = 400
+	maxBalanceRounds = 8
+)
+
+// assign solves the square assignment problem for cost (rows to columns, least total cost)
+// with the Hungarian method in its O(n³) shortest-augmenting-path form, returning each row's
+// column.
+func assign(cost [][]float64) []int {
+	n := len(cost)
+	u, v := make([]float64, n+1), make([]float64, n+1)
+	p, way := make([]int, n+1), make([]int, n+1) // p[j]: row matched to column j (1-based)
+	minv := make([]float64, n+1)
+	used := make([]bool, n+1)
+	for i := 1; i <= n; i++ {
+		p[0] = i
+		j0 := 0
+		for j := range minv {
+			minv[j], used[j] = math.Inf(1), false
+		}
+		for {
+			used[j0] = true
+			i0, delta, j1 := p[j0], math.Inf(1), 0
+			for j := 1; j <= n; j++ {
+				if used[j] {
+					continue
+				}
+				if cur := cost[i0-1][j-1] - u[i0] - v[j]; cur < minv[j] {
+					minv[j], way[j] = cur, j0
+				}
+				if minv[j] < delta {
+					delta, j1 = minv[j], j
+				}
+			}
+			for j := 0; j <= n; j++ {
+				if used[j] {
+					u[p[j]] += delta
+					v[j] -= delta
+				} else {
+					minv[j] -= delta
+				}
+			}
+			j0 = j1
+			if p[j0] == 0 {
+				break
+			}
+		}
+		for j0 != 0 {
+			j1 := way[j0]
+			p[j0] = p[j1]
+			j0 = j1
+		}
+	}
+	row := make([]int, n)
+	for j := 1; j <= n; j++ {
+		row[p[j]-1] = j - 1
+	}
+	return row
+}
+
+// hiddenLooks proposes readings of the samples in which one look is the hidden units': some
+// games draw a hidden unit as a plain or hatched box with no glyph to tell it by. A hidden
+// unit never shows on its tube's top (a top unit always shows its colour), and every hidden
+// unit looks alike; the count rule then decides whether the look is a colour or the hidden
+// units. Each proposal marks one tight group of alike units that never stands on a top; the
+// largest come first.
+func hiddenLooks(samples []unitSample, counts []int, capacity int) [][]unitSample {
+	top := map[int]bool{}
+	at := 0
+	for _, n := range counts {
+		at += n
+		if n > 0 {
+			top[at-1] = true
+		}
+	}
+	colors := make([]lab, len(samples))
+	for i, s := range samples {
+		colors[i] = s.color
+	}
+	labels := clusterUnits(colors, len(colors), 0, looseDE)
+	groups := map[int][]int{}
+	for i, g := range labels {
+		groups[g] = append(groups[g], i)
+	}
+	mean := func(m []int) lab {
+		var cs []lab
+		for _, i := range m {
+			cs = append(cs, colors[i])
+		}
+		return meanLab(cs)
+	}
+	// Hidden boxes are drawn alike: every one within hiddenTightDE of their mean. A group
+	// looser than that holds a colour besides, or is one.
+	tight := func(m []int) bool {
+		c := mean(m)
+		return !slices.ContainsFunc(m, func(i int) bool { return deltaE(colors[i], c) > hiddenTightDE })
+	}
+	// A colour has capacity units at most: a look on more is the hidden units'. On fewer, the
+	// look could be a colour that happens to show on no top, and taking it for the hidden
+	// units would always keep the count rule: it must then also look like a hidden box (nearly
+	// grey) and sit where hidden units do, at the bottom of its tubes under no visible unit.
+	prefix := func(i int) bool {
+		for j := i - 1; j >= 0 && !top[j]; j-- {
+			if labels[j] != labels[i] {
+				return false
+			}
+		}
+		return true
+	}
+	var cands [][]int
+	for _, m := range groups {
+		if len(m) < 2 || slices.ContainsFunc(m, func(i int) bool { return top[i] }) || !tight(m) {
+			continue
+		}
+		if len(m) > capacity || (mean(m).Chroma() < hiddenLookChroma && !slices.ContainsFunc(m, func(i int) bool { return !prefix(i) })) {
+			cands = append(cands, m)
+		}
+	}
+	slices.SortStableFunc(cands, func(a, b []int) int { return len(b) - len(a) })
+	if len(cands) > maxHiddenLooks {
+		cands = cands[:maxHiddenLooks]
+	}
+	out := make([][]unitSample, len(cands))
+	for k, m := range cands {
+		out[k] = slices.Clone(samples)
+		for _, i := range m {
+			out[k][i].hidden = true
+		}
+	}
+	return out
+}
+
+// hiddenTightDE is how far (CIEDE2000) a hidden box may look from the others; at most
+// maxHiddenLooks proposals are tried; a look on no more units than a colour has is taken for
+// the hidden units only below chroma hiddenLookChroma.
+const (
+	hiddenTightDE    = 6
+	maxHiddenLooks   = 4
+	hiddenLookChroma = 15
+)

@@ -265,6 +265,7 @@ const (
 	glyphLift       = 30   // a glyph's strokes are this much lighter (CIE L) than the box
 	minGlyphShare   = 0.04 // and cover more than this share of a unit's patch
 	maxGlyphShare   = 0.5  // but less than this (a light unit is liquid, not a glyph)
+	stripeRows      = 0.9  // light pixels in this share of a column's rows are a glare stripe
 )
 
 // glyphs counts the hidden units in a dark neutral run of a tube (rows y0..y1) from the
@@ -459,14 +460,19 @@ func (f *frame) sampleUnit(r image.Rectangle) unitSample {
 	w := r.Dx()
 	r = f.clip(image.Rect(r.Min.X+w/6, r.Min.Y, r.Max.X-w/6, r.Max.Y))
 	light, n := 0, 0
+	lit := make([]int, r.Dx()) // light rows per column of the patch
 	for y := r.Min.Y; y < r.Max.Y; y++ {
 		for x := r.Min.X; x < r.Max.X; x++ {
 			if f.at(x, y).L > c.L+glyphLift {
 				light++
+				lit[x-r.Min.X]++
 			}
 			n++
 		}
 	}
 	share := float64(light) / float64(n)
-	return unitSample{color: c, hidden: c.Chroma() < hiddenMaxChroma && c.L < hiddenMaxL && share > minGlyphShare && share < maxGlyphShare}
+	// A glare stripe down a dark liquid is light too, but in every row of the same columns;
+	// a glyph's strokes bend and break.
+	stripe := slices.ContainsFunc(lit, func(k int) bool { return float64(k) >= stripeRows*float64(r.Dy()) })
+	return unitSample{color: c, hidden: !stripe && c.Chroma() < hiddenMaxChroma && c.L < hiddenMaxL && share > minGlyphShare && share < maxGlyphShare}
 }

@@ -204,6 +204,11 @@ func (f *frame) read(base Reading) (*Reading, error) {
 	cands := f.tubeCandidates()
 	var hs []*hypothesis
 	for _, l := range f.layouts(cands) {
+		// A layout completed at its rows' pitch is tried first: between readings that explain
+		// the same liquid equally well, the one with every tube of the rows wins.
+		if c, ok := f.completeRows(l, cands); ok {
+			hs = append(hs, f.interpret(c, base))
+		}
 		h := f.interpret(l, base)
 		hs = append(hs, h)
 		if v, ok := f.withoutGapBoxes(h, cands); ok {
@@ -339,6 +344,8 @@ func (f *frame) readLayout(l *tubeLayout, r *Reading, out *[]column) error {
 			filled++
 		}
 	}
+	f.dropGlassTops(cols)
+	filled = countFunc(cols, func(c column) bool { return !c.empty() })
 	*out = cols
 	if filled == 0 {
 		return solver.Errorf(solver.CodeNoPuzzle, "no water-sort level found: %d tube-shaped outlines but no liquid in any", len(boxes))
@@ -363,8 +370,40 @@ func (f *frame) readLayout(l *tubeLayout, r *Reading, out *[]column) error {
 		total += counts[i]
 	}
 	capacity = fitCapacity(capacity, total, cols, unit)
-	hidden := slices.ContainsFunc(samples, func(s unitSample) bool { return s.hidden })
-	if hidden {
+	f.geometry(r, cols, counts, unit)
+	if w := r.Tubes[0].Box.Dx(); w < minTubeWidth {
+		r.doubt(tooSmallConfidence, "the tubes are %d pixels wide: too small to read reliably (at least %d)", w, minTubeWidth)
+	}
+	read := func(samples []unitSample) (Reading, error) {
+		rr := *r
+		rr.Reasons = slices.Clone(r.Reasons)
+		err := f.readUnits(&rr, l, cols, counts, samples, capacity, unit)
+		return rr, err
+	}
+	got, err := read(samples)
+	if solver.ErrorCode(err) == solver.CodeLowConfidence && !slices.ContainsFunc(samples, func(s unitSample) bool { return s.hidden }) {
+		// Hidden units drawn without a glyph look like one more colour: one that breaks the
+		// count rule and never shows on a tube's top. Read as hidden, it may keep the rules.
+		for _, hid := range hiddenLooks(samples, counts, capacity) {
+			alt, aerr := read(hid)
+			if aerr == nil && alt.Level.Capacity >= minInferredCapacity && visibleColors(alt.Level) >= minInferredColors {
+				// Told by the rules alone, not by a glyph: one doubt more, and with curtains
+				// (which the count rule cannot check either) too many.
+				alt.doubt(inferredHiddenConfidence, "hidden units told by the rules alone: one look on no tube's top that the count rule cannot take for a colour")
+				if alt.Confidence >= LowConfidence {
+					got, err = alt, nil
+					break
+				}
+			}
+		}
+	}
+	*r = got
+	return err
+}
+
+// readUnits reads the sampled units as a level and checks it against the rules.
+func (f *frame) readUnits(r *Reading, l *tubeLayout, cols []column, counts []int, samples []unitSample, capacity int, unit float64) error {
+	if slices.ContainsFunc(samples, func(s unitSample) bool { return s.hidden }) {
 		// Hidden units make counting unreliable: a level may show no full tube at all. The
 		// tubes' height says how much they hold. (Curtains alone do not raise it: the tubes
 		// beside them show the capacity, and a tall tube's headroom would add a unit.)
@@ -373,17 +412,8 @@ func (f *frame) readLayout(l *tubeLayout, r *Reading, out *[]column) error {
 	if capacity < 2 {
 		r.doubt(brokenConfidence, "no tube holds more than one layer")
 	}
-	f.geometry(r, cols, counts, unit)
-	if w := r.Tubes[0].Box.Dx(); w < minTubeWidth {
-		r.doubt(tooSmallConfidence, "the tubes are %d pixels wide: too small to read reliably (at least %d)", w, minTubeWidth)
-	}
-	if glass, ok := f.emptyGlass(cols); ok {
-		n := countFunc(samples, func(s unitSample) bool { return !s.hidden && deltaE(s.color, glass) < glassDE })
-		if n > 0 {
-			r.doubt(glassConfidence, "%d units look like an empty tube's glass", n)
-		}
-	}
-	tubes, err := r.colors(cols, counts, samples, capacity)
+	glass, hasGlass := f.emptyGlass(cols)
+	tubes, means, err := r.colors(cols, counts, samples, capacity)
 	if err != nil {
 		return err
 	}
@@ -392,6 +422,13 @@ func (f *frame) readLayout(l *tubeLayout, r *Reading, out *[]column) error {
 		err = level.Validate()
 	}
 	r.Level = level
+	if hasGlass {
+		// A colour that looks like an empty tube's inside is likely glass read as liquid. (A
+		// single unit near it, in a colour that is not, is only a unit in the glare.)
+		if n := countFunc(means, func(m lab) bool { return deltaE(m, glass) < glassDE }); n > 0 {
+			r.doubt(glassConfidence, "%d colours look like an empty tube's glass", n)
+		}
+	}
 	if err != nil {
 		r.doubt(brokenConfidence, "%v", solver.ErrorMessage(err))
 		return solver.Errorf(solver.CodeLowConfidence, "the reading breaks the level's rules: %s", solver.ErrorMessage(err))
@@ -412,6 +449,29 @@ func (f *frame) readLayout(l *tubeLayout, r *Reading, out *[]column) error {
 		return solver.Errorf(solver.CodeLowConfidence, "low confidence (%.2f): %s", r.Confidence, r.worst)
 	}
 	return nil
+}
+
+// A reading whose hidden units were told by the rules alone (no glyph) is doubted to
+// inferredHiddenConfidence, and kept only for tubes of minInferredCapacity units or more
+// and minInferredColors visible colours or more: on a few tubes (a layout that missed most
+// of them) hidden units can make any reading keep the rules.
+const (
+	inferredHiddenConfidence = 0.7
+	minInferredCapacity      = 3
+	minInferredColors        = 3
+)
+
+// visibleColors is the number of colours with a unit in view.
+func visibleColors(l *solver.Level) int {
+	seen := map[solver.Color]bool{}
+	for _, t := range l.Tubes {
+		for _, c := range t {
+			if c != solver.Hidden {
+				seen[c] = true
+			}
+		}
+	}
+	return len(seen)
 }
 
 // maxScreenTubes is the most tubes a screenshot can plausibly show: the reader's own limit, far
@@ -512,7 +572,7 @@ func (f *frame) geometry(r *Reading, cols []column, counts []int, unit float64) 
 }
 
 // colors clusters the visible units into colours and names them.
-func (r *Reading) colors(cols []column, counts []int, samples []unitSample, capacity int) ([][]string, error) {
+func (r *Reading) colors(cols []column, counts []int, samples []unitSample, capacity int) ([][]string, []lab, error) {
 	var visible []lab
 	hidden := 0
 	for _, s := range samples {
@@ -538,7 +598,10 @@ func (r *Reading) colors(cols []column, counts []int, samples []unitSample, capa
 	if total%capacity != 0 && !covered {
 		r.doubt(brokenConfidence, "%d units do not make whole tubes of %d", total, capacity)
 	}
-	labels := clusterUnits(visible, capacity, k, looseDE)
+	labels := clusterUnits(visible, capacity, k, unknownCountDE)
+	if k > 0 {
+		labels = balance(visible, labels, k, capacity)
+	}
 	if k == 0 {
 		// Without the count to confirm it, a colour merged from units this far apart may be
 		// two near colours.
@@ -581,6 +644,9 @@ func (r *Reading) colors(cols []column, counts []int, samples []unitSample, capa
 	for i := range cols {
 		if cols[i].curtain {
 			tubes[i] = []string{solver.CurtainPrefix + curtainName(cols[i].lantern, means, names)}
+			if why := lanternDoubt(cols[i].lantern, means, hidden > 0); why != "" {
+				r.doubt(brokenConfidence, "tube %d's curtain: %s", i+1, why)
+			}
 			continue
 		}
 		tubes[i] = []string{}
@@ -594,8 +660,33 @@ func (r *Reading) colors(cols []column, counts []int, samples []unitSample, capa
 			si++
 		}
 	}
-	return tubes, nil
+	return tubes, means, nil
 }
+
+// lanternDoubt says why the colour a lantern shows does not name one colour in view for
+// sure: it is about as near two of them (within lanternMargin), or near none while no hidden
+// unit can hold the colour it waits for. It is "" when the lantern is clear.
+func lanternDoubt(c lab, means []lab, hidden bool) string {
+	d := make([]float64, len(means))
+	for g, m := range means {
+		d[g] = deltaE(c, m)
+	}
+	slices.Sort(d)
+	switch {
+	case len(d) == 0 || d[0] >= lanternDE:
+		if hidden {
+			return ""
+		}
+		return "its lantern matches no colour in view"
+	case len(d) > 1 && d[1]-d[0] < lanternMargin:
+		return fmt.Sprintf("its lantern is about as near two colours (ΔE %.0f and %.0f)", d[0], d[1])
+	}
+	return ""
+}
+
+// lanternMargin is how much nearer (CIEDE2000) a lantern must be to the colour it names than
+// to any other.
+const lanternMargin = 8
 
 // curtainName names the colour a curtain waits for: the liquid colour its lantern shows when
 // one is close, else the nearest palette name not taken by a liquid.
@@ -631,6 +722,11 @@ func (r *Reading) checkClusters(means []lab, members [][]lab) {
 	}
 	if strays > 0 {
 		r.doubt(strayConfidence, "%d units look more like another colour than their own", strays)
+	} else if n := ambiguousUnits(means, members); n > 0 {
+		r.doubt(strayConfidence, "%d units stand near the middle between two colours", n)
+	}
+	if d := splitGroup(members); d > 0 {
+		r.doubt(strayConfidence, "a colour holds two looks ΔE %.0f apart", d)
 	}
 	switch {
 	case worst > strayDE:
@@ -651,6 +747,85 @@ func (r *Reading) checkClusters(means []lab, members [][]lab) {
 	}
 }
 
+// ambiguousUnits counts the units that sit near the middle between their colour and another:
+// nearer their own, but by less than marginShare of the distance between the two colours. The
+// count rule can settle which is which, but a swap of two such units keeps the counts.
+func ambiguousUnits(means []lab, members [][]lab) int {
+	n := 0
+	for g, m := range members {
+		for _, c := range m {
+			own := deltaE(c, means[g])
+			for o := range means {
+				if o == g {
+					continue
+				}
+				if d := deltaE(means[g], means[o]); d > 0 && (deltaE(c, means[o])-own) < marginShare*d {
+					n++
+					break
+				}
+			}
+		}
+	}
+	return n
+}
+
+// splitGroup looks for a colour that is two: its units fall into two tight groups at least
+// splitDE apart (each unit within splitTight of that distance from its group's middle). It
+// returns the distance between the two, or 0 when every colour is one.
+func splitGroup(members [][]lab) float64 {
+	worst := 0.0
+	for _, m := range members {
+		if len(m) < 2 {
+			continue
+		}
+		// Seed the two halves with the farthest pair, then settle them once.
+		a, b, far := 0, 0, 0.0
+		for i := range m {
+			for j := range i {
+				if d := deltaE(m[i], m[j]); d > far {
+					a, b, far = i, j, d
+				}
+			}
+		}
+		if far < splitDE {
+			continue
+		}
+		var ha, hb []lab
+		for _, c := range m {
+			if deltaE(c, m[a]) <= deltaE(c, m[b]) {
+				ha = append(ha, c)
+			} else {
+				hb = append(hb, c)
+			}
+		}
+		ma, mb := meanLab(ha), meanLab(hb)
+		d := deltaE(ma, mb)
+		if d < splitDE {
+			continue
+		}
+		tight := true
+		for _, c := range ha {
+			tight = tight && deltaE(c, ma) < splitTight*d
+		}
+		for _, c := range hb {
+			tight = tight && deltaE(c, mb) < splitTight*d
+		}
+		if tight {
+			worst = max(worst, d)
+		}
+	}
+	return worst
+}
+
+// A unit nearer its colour than another by less than marginShare of the two colours'
+// distance is ambiguous; a colour whose units form two groups splitDE or more apart, each unit
+// within splitTight of that distance of its group, is two colours merged.
+const (
+	marginShare = 0.3
+	splitDE     = 10
+	splitTight  = 0.3
+)
+
 // Colour groups: a unit farther than looseDE from its colour's mean (CIEDE2000) makes the
 // reading doubtful (looseConfidence); one farther than strayDE, or closer to another colour
 // than to its own, is likely misgrouped (strayConfidence). Two colours within twinDE are one
@@ -663,6 +838,11 @@ const (
 	twinDE          = 4
 	twinConfidence  = 0.4
 )
+
+// unknownCountDE is how close (CIEDE2000) units must be to be merged into one colour when the
+// count rule cannot say how many colours there are (hidden units, curtains): two near colours
+// merged read silently wrong, while one colour split breaks the rules and is refused.
+const unknownCountDE = 7
 
 // hiddenOutOfPlace finds a tube whose top unit is hidden: a hidden unit shows its colour once
 // it is its tube's top. (Below the top anything goes: some levels are dealt with a visible unit

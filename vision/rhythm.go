@@ -1,0 +1,234 @@
+package vision
+
+import (
+	"fmt"
+	"image"
+	"math"
+	"slices"
+)
+
+// A row of tubes keeps one rhythm: tubes of one size at one pitch. A tube whose outline
+// touches its neighbour's merges with it into one wide box, and a tube drawn without a strong
+// outline may leave none: either way the row shows a free place at its pitch, inside the row
+// or beyond its ends. completeRows fills those places where something tube-like stands.
+
+// A place at a row's pitch holds a tube when a candidate box covers placeCover of it and is
+// as tall as the row's tubes within placeHeightTol, or when liquid rests on its bottom. A
+// row grows beyond its ends by at most maxRowGrowth places on each side.
+const (
+	placeCover     = 0.7
+	placeHeightTol = 0.25
+	maxRowGrowth   = 4
+)
+
+// completeRows is the layout with a tube added at every free place of its rows that holds
+// one: in the row's gaps, and outwards from its ends while the places keep holding tubes. It
+// reports false when no place was filled.
+func (f *frame) completeRows(l tubeLayout, cands []image.Rectangle) (tubeLayout, bool) {
+	rows := insertCurtains(cloneRows(l.rows), l.curtains)
+	global := commonPitch(rows)
+	added := 0
+	out := cloneRows(l.rows)
+	for i, row := range rows {
+		if len(row) < 2 {
+			continue
+		}
+		pitch := global
+		if len(row) >= 4 {
+			if p := commonPitch(rows[i : i+1]); p > 0 {
+				pitch = p
+			}
+		}
+		if pitch <= 0 {
+			continue
+		}
+		tw := medianWidth(row)
+		top, bottom := row[0].Min.Y, row[0].Max.Y
+		place := func(x float64) image.Rectangle {
+			x0 := int(math.Round(x - float64(tw)/2))
+			return image.Rect(x0, top, x0+tw, bottom)
+		}
+		taken := func(b image.Rectangle) bool { return overlapsAny(b, row) }
+		var found []image.Rectangle
+		try := func(x float64, end bool) bool {
+			b := place(x)
+			if b.Min.X < 0 || b.Max.X > f.w || taken(b) {
+				return false
+			}
+			if !f.holdsTube(b, cands, row, end) {
+				return false
+			}
+			found = append(found, b)
+			return true
+		}
+		for j := 1; j < len(row); j++ {
+			a, b := centreX(row[j-1]), centreX(row[j])
+			for k := 1.0; a+(k+0.5)*pitch < b; k++ {
+				try(a+k*pitch, false)
+			}
+		}
+		for k := 1; k <= maxRowGrowth && try(centreX(row[0])-float64(k)*pitch, true); k++ {
+		}
+		for k := 1; k <= maxRowGrowth && try(centreX(row[len(row)-1])+float64(k)*pitch, true); k++ {
+		}
+		if len(found) == 0 {
+			continue
+		}
+		added += len(found)
+		out[i] = append(out[i], found...)
+		slices.SortFunc(out[i], func(a, b image.Rectangle) int { return a.Min.X - b.Min.X })
+	}
+	if added == 0 {
+		return tubeLayout{}, false
+	}
+	return f.withCurtains(fmt.Sprintf("%s, %d tubes added at the rows' pitch", l.cue, added), f.clipRows(out), cands), true
+}
+
+// holdsTube reports whether place b, at a row's pitch, holds a tube: liquid rests on its
+// bottom, or, for a place inside the row (not beyond its ends, where buttons and doodles
+// stand), a candidate as tall as the row's tubes and at most two of them wide covers it (an
+// outline merged with a neighbour's, or broken).
+func (f *frame) holdsTube(b image.Rectangle, cands []image.Rectangle, row []image.Rectangle, end bool) bool {
+	if !f.readColumn(b, room(append(slices.Clone(row), b), b)).empty() {
+		return true
+	}
+	if end {
+		return false
+	}
+	for _, c := range cands {
+		in := c.Intersect(b)
+		if float64(in.Dx()*in.Dy()) >= placeCover*float64(b.Dx()*b.Dy()) && near(c.Dy(), b.Dy(), placeHeightTol) && c.Dx() <= 2*b.Dx()+b.Dx()/4 {
+			return true
+		}
+	}
+	return false
+}
+
+// medianWidth is the median width of the boxes.
+func medianWidth(bs []image.Rectangle) int {
+	ws := make([]int, len(bs))
+	for i, b := range bs {
+		ws[i] = b.Dx()
+	}
+	slices.Sort(ws)
+	return ws[len(ws)/2]
+}
+
+// dropGlassTops takes tinted or frosted glass out of the columns: where the glass does not
+// look like the background around the tubes, a tube's empty part reads as one more layer on
+// top of its liquid. Every tube is drawn in the same glass, so a top layer that the empty
+// tubes show, or that most tubes' top layers share, is glass, and the liquid ends below it.
+func (f *frame) dropGlassTops(cols []column) {
+	tops := make([]lab, len(cols))
+	var ls, as, bs []float64
+	for i, c := range cols {
+		if c.curtain || c.empty() {
+			continue
+		}
+		below := c.bottom
+		if n := len(c.bounds); n > 0 {
+			below = c.bounds[n-1]
+		}
+		w := c.box.Dx()
+		m, ok := f.medianLab(image.Rect(c.box.Min.X+w*3/10, c.top, c.box.Max.X-w*3/10, below))
+		if !ok {
+			continue
+		}
+		tops[i] = m
+		ls, as, bs = append(ls, m.L), append(as, m.A), append(bs, m.B)
+	}
+	if len(ls) < 3 {
+		return
+	}
+	// The glass as the empty tubes show it, as the headroom shows it, and as the top layer
+	// most tubes share (when most do).
+	var glasses []lab
+	if g, ok := f.emptyGlass(cols); ok {
+		glasses = append(glasses, g)
+	}
+	if g, ok := f.headroomGlass(cols); ok {
+		glasses = append(glasses, g)
+	}
+	seen := len(glasses) // glass seen directly, in empty tubes or headroom
+	shared := lab{L: median(ls), A: median(as), B: median(bs)}
+	n := 0
+	for i, c := range cols {
+		if !c.curtain && !c.empty() && deltaE(tops[i], shared) < glassDE {
+			n++
+		}
+	}
+	if float64(n) >= glassTopShare*float64(len(ls)) {
+		glasses = append(glasses, shared)
+	}
+	isGlass := func(c lab, whole bool) bool {
+		// A tube that is all one colour is taken for an empty one only on glass seen
+		// directly: most tubes full of one colour each share no glass.
+		gs := glasses
+		if whole {
+			gs = glasses[:seen]
+		}
+		return slices.ContainsFunc(gs, func(g lab) bool { return deltaE(c, g) < glassDE })
+	}
+	for i := range cols {
+		c := &cols[i]
+		if c.curtain || c.empty() || !isGlass(tops[i], len(c.bounds) == 0) {
+			continue
+		}
+		if n := len(c.bounds); n > 0 {
+			c.top = c.bounds[n-1]
+			c.bounds = c.bounds[:n-1]
+		} else {
+			*c = column{box: c.box}
+		}
+	}
+}
+
+// glassTopShare is the share of tubes whose top layer must look alike for it to be taken for
+// the glass when no empty tube shows it.
+const glassTopShare = 0.75
+
+// headroomGlass is the glass as the tubes' headroom shows it: games leave room above a full
+// tube, so the band between a tube's top and the typical top of the liquid shows the glass in
+// every tube, full or not. It reports false unless glassTopShare of the tubes agree on the
+// band's colour, or the band is too thin to sample.
+func (f *frame) headroomGlass(cols []column) (lab, bool) {
+	var tops []int
+	for _, c := range cols {
+		if !c.curtain && !c.empty() {
+			tops = append(tops, c.top-c.box.Min.Y)
+		}
+	}
+	if len(tops) < 3 {
+		return lab{}, false
+	}
+	slices.Sort(tops)
+	fill := tops[len(tops)/2] // the liquid's typical top, below the box's top
+	y0, y1 := int(headroomSkip*float64(fill)), fill-1
+	if y1-y0 < 2 {
+		return lab{}, false
+	}
+	var bands []lab
+	var ls, as, bs []float64
+	for _, c := range cols {
+		if c.curtain {
+			continue
+		}
+		b, w := c.box, c.box.Dx()
+		m, ok := f.medianLab(image.Rect(b.Min.X+w*3/10, b.Min.Y+y0, b.Max.X-w*3/10, b.Min.Y+y1))
+		if !ok {
+			continue
+		}
+		bands = append(bands, m)
+		ls, as, bs = append(ls, m.L), append(as, m.A), append(bs, m.B)
+	}
+	if len(bands) < 3 {
+		return lab{}, false
+	}
+	glass := lab{L: median(ls), A: median(as), B: median(bs)}
+	n := countFunc(bands, func(m lab) bool { return deltaE(m, glass) < glassDE })
+	return glass, float64(n) >= glassTopShare*float64(len(bands))
+}
+
+// headroomSkip is the share of the headroom, from the box's top, left out of its sample: the
+// outline and a rim or cork.
+const headroomSkip = 0.4
