@@ -622,6 +622,9 @@ func (r *Reading) colors(cols []column, counts []int, samples []unitSample, capa
 		means[g] = meanLab(members[g])
 	}
 	r.checkClusters(means, members)
+	if n := hiddenLikeColor(samples, means); n > 0 {
+		r.doubt(strayConfidence, "%d hidden units look like a colour in view: hidden boxes are drawn unlike any liquid", n)
+	}
 	// Name groups in order of first appearance so names are stable for a given image.
 	order := make([]int, 0, groups)
 	seen := map[int]bool{}
@@ -746,6 +749,18 @@ func (r *Reading) checkClusters(means []lab, members [][]lab) {
 		r.doubt(twinConfidence, "two colours differ by only ΔE %.1f", ds[0])
 	}
 }
+
+// hiddenLikeColor counts the units read as hidden that look like one of the colours in view
+// (within hiddenTwinDE): games draw hidden units unlike any liquid, so such a unit is more
+// likely liquid with a highlight taken for a glyph.
+func hiddenLikeColor(samples []unitSample, means []lab) int {
+	return countFunc(samples, func(s unitSample) bool {
+		return s.hidden && slices.ContainsFunc(means, func(m lab) bool { return deltaE(s.color, m) < hiddenTwinDE })
+	})
+}
+
+// hiddenTwinDE is how close (CIEDE2000) a hidden unit may look to a liquid colour.
+const hiddenTwinDE = 6
 
 // ambiguousUnits counts the units that sit near the middle between their colour and another:
 // nearer their own, but by less than marginShare of the distance between the two colours. The
