@@ -7,8 +7,9 @@
 // Every request is bounded, and so is the whole process. Work is admitted against one memory
 // budget before a request's body is read: the body's declared size, then the pixels a
 // screenshot decodes to (estimated from its header), then each search's memory budget. Reading
-// (and annotating) screenshots and searching run in separate bounded pools, and every search
-// first gets a short quick run, so a screenshot is not stuck behind hard levels. A saturated
+// (and annotating) screenshots and searching run in separate bounded pools, every search
+// first gets a short quick run, and long searches run only on the cores that quick work
+// leaves free (with a small share kept), so a screenshot is not stuck behind hard levels. A saturated
 // server answers 429 or 503 with Retry-After; a stopping one answers what it holds and refuses
 // the rest the same way.
 package server
@@ -147,6 +148,7 @@ type Server struct {
 	bodies   *semaphore // bytes: bodies in flight, at most half the memory budget
 	readers  *semaphore // slots: screenshots read or annotated, quick searches
 	searches *semaphore // slots: long searches
+	share    *cpuShare  // long searches yield the CPU to the readers' pool
 	queued   atomic.Int64
 
 	ready    atomic.Bool
@@ -170,6 +172,7 @@ func New(cfg Config) *Server {
 		readers:  newSemaphore(int64(cfg.Readers)),
 		searches: newSemaphore(int64(cfg.MaxSearches)),
 	}
+	s.share = newCPUShare(runtime.GOMAXPROCS(0), func() int { n, _ := s.readers.used(); return int(n) })
 	s.searchCtx, s.stopSearches = context.WithCancel(context.Background())
 	s.metrics = newMetrics(cfg.Registry, s)
 

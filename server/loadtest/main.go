@@ -6,6 +6,7 @@
 //	go run ./server/loadtest -quick          # the CI slice (well under a minute)
 //	go run ./server/loadtest -shots DIR      # more screenshots (default: testdata/seed-98.png
 //	                                         # and ../shared/screenshots when present)
+//	go run ./server/loadtest -runs mixed     # only some of the runs: solves, uploads, mixed
 //
 // It builds cmd/decant and starts it itself (flags after -- go to "decant serve"), so that it
 // can read the server's peak RSS from /proc. It prints a Markdown table and exits 1 if the
@@ -39,14 +40,23 @@ func main() {
 	shots := flag.String("shots", "", "folder of extra screenshots (default ../shared/screenshots when present)")
 	dur := flag.Duration("duration", 15*time.Second, "length of each run")
 	budget := flag.Int("memory-budget", 1024, "the server's --memory-budget in MiB")
+	runs := flag.String("runs", "solves,uploads,mixed", "the runs to make, comma-separated")
 	flag.Parse()
-	if err := run(*quick, *shots, *dur, *budget, flag.Args()); err != nil {
+	only := map[string]bool{}
+	for _, r := range strings.Split(*runs, ",") {
+		if r != "solves" && r != "uploads" && r != "mixed" {
+			fmt.Fprintf(os.Stderr, "loadtest: unknown run %q: want solves, uploads or mixed\n", r)
+			os.Exit(2)
+		}
+		only[r] = true
+	}
+	if err := run(*quick, *shots, *dur, *budget, only, flag.Args()); err != nil {
 		fmt.Fprintln(os.Stderr, "loadtest:", err)
 		os.Exit(1)
 	}
 }
 
-func run(quick bool, shotDir string, dur time.Duration, budgetMiB int, serveArgs []string) error {
+func run(quick bool, shotDir string, dur time.Duration, budgetMiB int, only map[string]bool, serveArgs []string) error {
 	clients := []int{1, 4, 16, 64}
 	uploadClients := 64
 	if quick {
@@ -78,6 +88,9 @@ func run(quick bool, shotDir string, dur time.Duration, budgetMiB int, serveArgs
 
 	fmt.Println("| run | clients | requests | answers/s | p50 | p95 | p99 | statuses | peak RSS |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|")
+	if !only["solves"] {
+		clients = nil
+	}
 	for _, n := range clients {
 		srv.ResetPeak()
 		res := load(n, dur, func(i int) result { return post(srv.URL+"/api/solve", "image/png", solvable[i%len(solvable)]) })
@@ -87,15 +100,34 @@ func run(quick bool, shotDir string, dur time.Duration, budgetMiB int, serveArgs
 		}
 	}
 
-	big := bigUpload(19 << 20)
-	srv.ResetPeak()
-	up := load(uploadClients, dur, func(int) result { return post(srv.URL+"/api/solve", "image/png", big) })
-	peak := srv.PeakRSS()
-	up.print(fmt.Sprintf("%d MiB uploads", len(big)>>20), uploadClients, peak)
-	if err := up.malformed(); err != nil {
-		return err
+	var peak int64
+	if only["uploads"] {
+		big := bigUpload(19 << 20)
+		srv.ResetPeak()
+		up := load(uploadClients, dur, func(int) result { return post(srv.URL+"/api/solve", "image/png", big) })
+		peak = srv.PeakRSS()
+		up.print(fmt.Sprintf("%d MiB uploads", len(big)>>20), uploadClients, peak)
+		if err := up.malformed(); err != nil {
+			return err
+		}
 	}
+	if only["mixed"] {
+		if err := mixedRun(srv, solvable, quick, dur); err != nil {
+			return err
+		}
+	}
+	if !only["uploads"] {
+		return nil
+	}
+	fmt.Printf("\nmemory budget %d MiB; peak RSS under the uploads %d MiB\n", budgetMiB, peak>>20)
+	if peak > int64(budgetMiB)<<20 {
+		return fmt.Errorf("peak RSS %d MiB under the uploads is over the %d MiB budget", peak>>20, budgetMiB)
+	}
+	return nil
+}
 
+// mixedRun sends screenshots while 4 clients send a hard level back to back.
+func mixedRun(srv *server, solvable [][]byte, quick bool, dur time.Duration) error {
 	hard := []byte(gen.Deal(3, 30, 4, 2).Compact())
 	srv.ResetPeak()
 	var mu sync.Mutex
@@ -130,15 +162,7 @@ func run(quick bool, shotDir string, dur time.Duration, budgetMiB int, serveArgs
 	mixedPeak := srv.PeakRSS()
 	mixed.print("mixed: screenshots", mixedClients, mixedPeak)
 	hardRes.print("mixed: hard levels", 4, mixedPeak)
-	if err := mixed.malformed(); err != nil {
-		return err
-	}
-
-	fmt.Printf("\nmemory budget %d MiB; peak RSS under the uploads %d MiB\n", budgetMiB, peak>>20)
-	if peak > int64(budgetMiB)<<20 {
-		return fmt.Errorf("peak RSS %d MiB under the uploads is over the %d MiB budget", peak>>20, budgetMiB)
-	}
-	return nil
+	return mixed.malformed()
 }
 
 // loadShots reads the committed screenshot and, when present, the shared ones.
