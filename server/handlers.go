@@ -154,9 +154,6 @@ func (s *Server) readShot(ctx context.Context, data []byte) (*shot, error) {
 		return nil, err
 	}
 	defer release()
-	if err := checkComplete(data, info); err != nil {
-		return nil, err
-	}
 	sc, err := s.cfg.Reader.Read(ctx, data)
 	if err != nil {
 		return nil, err
