@@ -86,14 +86,16 @@ func run(quick bool, shotDir string, dur time.Duration, budgetMiB int, only map[
 	}
 	fmt.Printf("%d of %d screenshots solve\n\n", len(solvable), len(images))
 
-	fmt.Println("| run | clients | requests | answers/s | p50 | p95 | p99 | statuses | peak RSS |")
-	fmt.Println("|---|---|---|---|---|---|---|---|---|")
+	fmt.Println("| run | clients | requests | answers/s | p50 | p95 | p99 | statuses | peak RSS | server CPU |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|")
 	if !only["solves"] {
 		clients = nil
 	}
 	for _, n := range clients {
 		srv.ResetPeak()
+		cpu := srv.CPU()
 		res := load(n, dur, func(i int) result { return post(srv.URL+"/api/solve", "image/png", solvable[i%len(solvable)]) })
+		res.cpu = srv.CPU() - cpu
 		res.print("screenshot solves", n, srv.PeakRSS())
 		if err := res.malformed(); err != nil {
 			return err
@@ -104,7 +106,9 @@ func run(quick bool, shotDir string, dur time.Duration, budgetMiB int, only map[
 	if only["uploads"] {
 		big := bigUpload(19 << 20)
 		srv.ResetPeak()
+		cpu := srv.CPU()
 		up := load(uploadClients, dur, func(int) result { return post(srv.URL+"/api/solve", "image/png", big) })
+		up.cpu = srv.CPU() - cpu
 		peak = srv.PeakRSS()
 		up.print(fmt.Sprintf("%d MiB uploads", len(big)>>20), uploadClients, peak)
 		if err := up.malformed(); err != nil {
@@ -126,8 +130,23 @@ func run(quick bool, shotDir string, dur time.Duration, budgetMiB int, only map[
 	return nil
 }
 
-// mixedRun sends screenshots while 4 clients send a hard level back to back.
+// mixedRun sends screenshots alone, then again while 4 clients send a hard level back to back:
+// the first run is the reference for the second on a machine whose load changes.
 func mixedRun(srv *server, solvable [][]byte, quick bool, dur time.Duration) error {
+	mixedClients := 16
+	if quick {
+		mixedClients = 4
+	}
+	shot := func(i int) result { return post(srv.URL+"/api/solve", "image/png", solvable[i%len(solvable)]) }
+	srv.ResetPeak()
+	cpu := srv.CPU()
+	alone := load(mixedClients, dur, shot)
+	alone.cpu = srv.CPU() - cpu
+	alone.print("mixed: screenshots alone", mixedClients, srv.PeakRSS())
+	if err := alone.malformed(); err != nil {
+		return err
+	}
+
 	hard := []byte(gen.Deal(3, 30, 4, 2).Compact())
 	srv.ResetPeak()
 	var mu sync.Mutex
@@ -151,14 +170,12 @@ func mixedRun(srv *server, solvable [][]byte, quick bool, dur time.Duration) err
 			}
 		}()
 	}
-	mixedClients := 16
-	if quick {
-		mixedClients = 4
-	}
-	mixed := load(mixedClients, dur, func(i int) result { return post(srv.URL+"/api/solve", "image/png", solvable[i%len(solvable)]) })
+	cpu = srv.CPU()
+	mixed := load(mixedClients, dur, shot)
 	close(stop)
 	wg.Wait()
-	hardRes.elapsed = mixed.elapsed
+	mixed.cpu = srv.CPU() - cpu
+	hardRes.elapsed, hardRes.cpu = mixed.elapsed, mixed.cpu
 	mixedPeak := srv.PeakRSS()
 	mixed.print("mixed: screenshots", mixedClients, mixedPeak)
 	hardRes.print("mixed: hard levels", 4, mixedPeak)
@@ -229,6 +246,7 @@ type result struct {
 	statuses map[int]int
 	bad      []string
 	elapsed  time.Duration
+	cpu      time.Duration // the server's CPU time during the run
 }
 
 func (r *result) add(o result) {
@@ -314,9 +332,9 @@ func (r result) print(name string, clients int, peak int64) {
 		secs = 1
 	}
 	ms := func(d time.Duration) string { return fmt.Sprintf("%.0f ms", float64(d.Microseconds())/1000) }
-	fmt.Printf("| %s | %d | %d | %.1f | %s | %s | %s | %s | %d MiB |\n", name, clients, len(r.lat),
+	fmt.Printf("| %s | %d | %d | %.1f | %s | %s | %s | %s | %d MiB | %.2f cores |\n", name, clients, len(r.lat),
 		float64(len(r.lat))/secs, ms(r.percentile(0.5)), ms(r.percentile(0.95)), ms(r.percentile(0.99)),
-		strings.Join(codes, " "), peak>>20)
+		strings.Join(codes, " "), peak>>20, r.cpu.Seconds()/secs)
 }
 
 func (r result) malformed() error {
