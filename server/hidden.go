@@ -34,13 +34,17 @@ func (s *Server) solveHidden(c *gin.Context, l *solver.Level, sh *shot) {
 	c.JSON(http.StatusOK, resp)
 }
 
-// planHidden runs the planner as plan runs the solver: a quick run in the readers' pool
-// (most screenshots with hidden units are planned in a fraction of a second), then, when the
-// quick run was cut short, a long one in the searches' pool, so a screenshot does not wait
-// behind hard levels for a search slot. The planner is seeded: a run that is not cut short
-// gives the same answer in either pool.
+// hiddenQuick is how many times QuickSearch the planner's quick run gets: it runs an exact
+// search on each of many sampled completions, and takes 0.1–2 s on the shared screenshots
+// with hidden units (a quarter of a second cut most of them short on a loaded machine).
+const hiddenQuick = 8
+
+// planHidden runs the planner as plan runs the solver: a quick run in the readers' pool, then,
+// when the quick run was cut short, a long one in the searches' pool, so a screenshot does not
+// wait behind hard levels for a search slot. The planner is seeded: a run that is not cut
+// short gives the same answer in either pool.
 func (s *Server) planHidden(ctx context.Context, l *solver.Level) (hidden.Answer, error) {
-	a, cut, err := s.runHidden(ctx, s.readers, l, min(quickMemory, s.cfg.MaxMemory), min(s.cfg.QuickSearch, s.cfg.Timeout))
+	a, cut, err := s.runHidden(ctx, s.readers, l, min(quickMemory, s.cfg.MaxMemory), min(hiddenQuick*s.cfg.QuickSearch, s.cfg.Timeout))
 	if !cut || ctx.Err() != nil || s.searchCtx.Err() != nil {
 		return a, err
 	}
