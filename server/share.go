@@ -23,7 +23,7 @@ const (
 //
 // Priorities alone do not do this: the Go scheduler shares its GOMAXPROCS threads among
 // runnable goroutines whatever their OS priority, so a search that only runs at a lower
-// priority still takes its turns on them, and its allocations still make the collector run.
+// priority still takes its turns on them.
 type cpuShare struct {
 	cores       int
 	quick       func() int // slots of the readers' pool held

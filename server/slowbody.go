@@ -22,7 +22,7 @@ type slowBody struct {
 	start     time.Time
 	grace     time.Duration
 	rate      int64     // bytes a second
-	limit     time.Time // the end of the whole request's read timeout
+	limit     time.Time // ReadTimeout after the body began to be read
 	n         int64     // bytes read
 	slow      bool      // refused for its rate
 	eof       bool      // read to its end
