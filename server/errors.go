@@ -10,31 +10,25 @@ import (
 	"github.com/decant/decant/solver"
 )
 
-// Codes only the HTTP service gives, beside the shared vocabulary in solver.
-const (
-	codeOverloaded       solver.Code = "overloaded"         // 429/503: try again after Retry-After
-	codeUnauthorized     solver.Code = "unauthorized"       // 401: a missing or wrong bearer token
-	codeMethodNotAllowed solver.Code = "method_not_allowed" // 405, with Allow
-)
-
 // statusOf is the one table from application error codes to HTTP statuses.
 var statusOf = map[solver.Code]int{
-	solver.CodeInvalidLevel:    http.StatusUnprocessableEntity,
-	solver.CodeHiddenUnits:     http.StatusUnprocessableEntity,
-	solver.CodeInvalidPlan:     http.StatusUnprocessableEntity,
-	solver.CodeUnreadableImage: http.StatusUnsupportedMediaType,
-	solver.CodeImageTooLarge:   http.StatusRequestEntityTooLarge,
-	solver.CodeImageTooSmall:   http.StatusUnprocessableEntity,
-	solver.CodeNoPuzzle:        http.StatusUnprocessableEntity,
-	solver.CodeLowConfidence:   http.StatusUnprocessableEntity,
-	solver.CodeUnsolvable:      http.StatusUnprocessableEntity,
-	solver.CodeBudgetExhausted: http.StatusServiceUnavailable,
-	solver.CodeInvalidArgument: http.StatusBadRequest,
-	solver.CodeNotFound:        http.StatusNotFound,
-	solver.CodeInternal:        http.StatusInternalServerError,
-	codeOverloaded:             http.StatusServiceUnavailable,
-	codeUnauthorized:           http.StatusUnauthorized,
-	codeMethodNotAllowed:       http.StatusMethodNotAllowed,
+	solver.CodeInvalidLevel:     http.StatusUnprocessableEntity,
+	solver.CodeHiddenUnits:      http.StatusUnprocessableEntity,
+	solver.CodeInvalidPlan:      http.StatusUnprocessableEntity,
+	solver.CodeUnreadableImage:  http.StatusUnsupportedMediaType,
+	solver.CodeImageTooLarge:    http.StatusRequestEntityTooLarge,
+	solver.CodeImageTooSmall:    http.StatusUnprocessableEntity,
+	solver.CodeNoPuzzle:         http.StatusUnprocessableEntity,
+	solver.CodeLowConfidence:    http.StatusUnprocessableEntity,
+	solver.CodeUnsolvable:       http.StatusUnprocessableEntity,
+	solver.CodeBudgetExhausted:  http.StatusServiceUnavailable,
+	solver.CodeInvalidArgument:  http.StatusBadRequest,
+	solver.CodeNotFound:         http.StatusNotFound,
+	solver.CodeInternal:         http.StatusInternalServerError,
+	solver.CodeOverloaded:       http.StatusServiceUnavailable, // 429 for a full queue
+	solver.CodeUnauthorized:     http.StatusUnauthorized,
+	solver.CodeMethodNotAllowed: http.StatusMethodNotAllowed,
+	solver.CodeSlowUpload:       http.StatusRequestTimeout,
 }
 
 // httpError is an error whose status is not the code's usual one (429 for a full queue), or
@@ -51,7 +45,7 @@ func (e *httpError) Error() string { return e.msg }
 
 // overloaded is the answer to work the server cannot take now.
 func overloaded(status, retryAfter int, reason, msg string) *httpError {
-	return &httpError{status: status, code: codeOverloaded, msg: msg, retryAfter: retryAfter, reason: reason}
+	return &httpError{status: status, code: solver.CodeOverloaded, msg: msg, retryAfter: retryAfter, reason: reason}
 }
 
 // fail writes {"error": {"code", "message"}}. Unknown errors are logged and shown as internal,

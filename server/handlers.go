@@ -154,9 +154,6 @@ func (s *Server) readShot(ctx context.Context, data []byte) (*shot, error) {
 		return nil, err
 	}
 	defer release()
-	if err := checkComplete(data, info); err != nil {
-		return nil, err
-	}
 	sc, err := s.cfg.Reader.Read(ctx, data)
 	if err != nil {
 		return nil, err
@@ -195,7 +192,8 @@ func (s *Server) plan(ctx context.Context, l *solver.Level, fast bool) (solver.P
 }
 
 // search runs the solver in pool, under the request's context, the timeout and the server's
-// stop, holding the search's memory budget. Long searches run at a lower CPU priority.
+// stop, holding the search's memory budget. Long searches run at a lower CPU priority and
+// pause while quick work needs their core.
 func (s *Server) search(ctx context.Context, pool *semaphore, l *solver.Level, opts solver.Options, timeout time.Duration) (solver.Plan, solver.Stats, error) {
 	release, err := s.take(ctx, pool, opts.MaxMemory, "a search slot")
 	if err != nil {
@@ -211,6 +209,9 @@ func (s *Server) search(ctx context.Context, pool *semaphore, l *solver.Level, o
 	var stats solver.Stats
 	solve := func() { plan, stats, err = solver.Solve(ctx, l, opts) }
 	if pool == s.searches {
+		yield, done := s.share.start(ctx)
+		defer done()
+		opts.Yield = yield
 		lowPriority(solve)
 	} else {
 		solve()

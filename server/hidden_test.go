@@ -1,9 +1,11 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/decant/decant/solver"
 )
@@ -47,5 +49,30 @@ func TestSolveHiddenUnitsRevealLoop(t *testing.T) {
 	rec = do(t, h, "POST", "/api/solve", "application/json", filled)
 	if json.Unmarshal(rec.Body.Bytes(), &doc); rec.Code != http.StatusOK || doc.Status != "partial" && doc.Status != "solved" {
 		t.Errorf("filled in: got %d %s", rec.Code, rec.Body)
+	}
+}
+
+// A screenshot with hidden units is planned in the readers' pool when the planner settles it
+// quickly, so it does not wait for a search slot behind hard levels; one the quick run does
+// not settle goes on in the searches' pool.
+func TestHiddenQuickRun(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		quick  time.Duration
+		status int
+	}{
+		{"settled by the quick run", time.Minute, http.StatusOK},
+		{"cut short: waits for a search slot", time.Nanosecond, http.StatusServiceUnavailable},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := New(Config{MaxSearches: 1, QuickSearch: tc.quick, QueueWait: 200 * time.Millisecond, Logger: quiet()})
+			if err := s.searches.acquire(context.Background(), 1); err != nil { // a hard level holds the only slot
+				t.Fatal(err)
+			}
+			rec := do(t, s, "POST", "/api/solve", "", []byte("2: ? r | ? b | |"))
+			if rec.Code != tc.status {
+				t.Fatalf("got %d %s, want %d", rec.Code, rec.Body, tc.status)
+			}
+		})
 	}
 }

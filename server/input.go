@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"image"
 	_ "image/gif" // image.DecodeConfig formats, as vision reads them
-	"image/jpeg"
 	_ "image/png"
 	"io"
 	"mime"
@@ -171,7 +170,9 @@ func (s *Server) waitError(err error, what string) error {
 // "level"), or a raw body of image bytes, a JSON level document, or a level in text or
 // compact form.
 func (s *Server) readInput(c *gin.Context, adm *admission) (input, error) {
-	body := http.MaxBytesReader(c.Writer, c.Request.Body, s.cfg.MaxUpload)
+	slow := s.newSlowBody(c.Writer, c.Request.Body)
+	defer slow.done()
+	body := http.MaxBytesReader(c.Writer, slow, s.cfg.MaxUpload)
 	size := adm.held - bodyOverhead
 	var data []byte
 	var err error
@@ -247,7 +248,7 @@ func (s *Server) formFile(body io.Reader, boundary string, size int64) ([]byte, 
 		}
 		if err != nil {
 			var tooBig *http.MaxBytesError
-			if errors.As(err, &tooBig) {
+			if errors.As(err, &tooBig) || solver.ErrorCode(err) != solver.CodeInternal {
 				return nil, err
 			}
 			return nil, solver.Errorf(solver.CodeInvalidArgument, "malformed multipart upload: %v", err)
@@ -360,19 +361,4 @@ func (s *Server) inspect(data []byte) (imageInfo, error) {
 		return info, solver.Errorf(solver.CodeImageTooLarge, "image is %d×%d pixels; the limit is %d megapixels", info.width, info.height, s.cfg.MaxPixels/1_000_000)
 	}
 	return info, nil
-}
-
-// checkComplete decodes a JPEG's entropy-coded data in Go: a file cut short and given an end
-// marker passes the reader's marker check, and OpenCV would read it with a grey band. Formats
-// Go does not decode (arithmetic coding, 12-bit) are left to the reader.
-func checkComplete(data []byte, info imageInfo) error {
-	if info.format != "jpeg" {
-		return nil
-	}
-	_, err := jpeg.Decode(bytes.NewReader(data))
-	var unsupported jpeg.UnsupportedError
-	if err == nil || errors.As(err, &unsupported) {
-		return nil
-	}
-	return solver.Errorf(solver.CodeUnreadableImage, "the JPEG data is truncated or corrupt (%v)", err)
 }

@@ -1,6 +1,8 @@
 package server
 
 import (
+	"time"
+
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -47,6 +49,9 @@ func newMetrics(reg *prometheus.Registry, s *Server) metrics {
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "decant_searches_running", Help: "Long searches running.",
 		}, held(s.searches)),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "decant_search_paused_seconds_total", Help: "Time long searches spent paused while quick work had every core.",
+		}, func() float64 { return time.Duration(s.share.paused.Load()).Seconds() }),
 	)
 	return m
 }

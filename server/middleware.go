@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
+
+	"github.com/decant/decant/solver"
 )
 
 const (
@@ -133,7 +135,7 @@ func (s *Server) auth(c *gin.Context) {
 	}
 	got, ok := strings.CutPrefix(c.GetHeader("Authorization"), "Bearer ")
 	if !ok || subtle.ConstantTimeCompare([]byte(got), []byte(s.cfg.Token)) != 1 {
-		s.fail(c, &httpError{status: http.StatusUnauthorized, code: codeUnauthorized,
+		s.fail(c, &httpError{status: http.StatusUnauthorized, code: solver.CodeUnauthorized,
 			msg: "this server needs an Authorization: Bearer token for /api/ requests"})
 		return
 	}

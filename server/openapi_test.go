@@ -3,16 +3,20 @@ package server
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"testing/iotest"
+	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers/legacy"
 
+	"github.com/decant/decant/solver"
 	"github.com/decant/decant/solver/gen"
 )
 
@@ -45,6 +49,7 @@ func TestOpenAPI(t *testing.T) {
 	full.queued.Store(1)
 	draining := New(Config{Reader: reader, Logger: quiet()})
 	draining.Drain()
+	impatient := slowClient{newTestServer(t, Config{MinUploadRate: 1000, UploadGrace: time.Millisecond})}
 
 	animated := newTestServer(t, Config{Animator: fakeAnimator{}})
 	gifBody := []byte(`{"level": {"capacity": 2, "tubes": [["a", "b"], ["b", "a"], []]}, "moves": [{"from": 0, "to": 2, "count": 1, "color": "b"}]}`)
@@ -75,6 +80,7 @@ func TestOpenAPI(t *testing.T) {
 		{"unreadable", plain, "POST", "/api/read", "image/tiff", []byte("II*\x00\x08\x00\x00\x00"), 415},
 		{"invalid level", plain, "POST", "/api/solve", "text/plain", []byte("3: red red | blue | |"), 422},
 		{"no puzzle", plain, "POST", "/api/read", "image/png", append(shot, "no puzzle"...), 422},
+		{"slow upload", impatient, "POST", "/api/solve", "text/plain", []byte(level), 408},
 		{"queue full", full, "POST", "/api/solve", "text/plain", []byte(level), 429},
 		{"panic", panicky, "POST", "/api/read", "image/png", shot, 500},
 		{"shutting down", draining, "POST", "/api/solve", "text/plain", []byte(level), 503},
@@ -116,6 +122,51 @@ func TestOpenAPI(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// slowClient sends bodies a byte every 20 ms.
+type slowClient struct{ h http.Handler }
+
+func (s slowClient) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	r.Body = io.NopCloser(iotest.OneByteReader(&pausingReader{r.Body, 20 * time.Millisecond}))
+	s.h.ServeHTTP(w, r)
+}
+
+// pausingReader waits before every read.
+type pausingReader struct {
+	r     io.Reader
+	pause time.Duration
+}
+
+func (p *pausingReader) Read(b []byte) (int, error) {
+	time.Sleep(p.pause)
+	return p.r.Read(b)
+}
+
+// The server's error codes are the solver's vocabulary, each with its HTTP status, and
+// openapi.yaml lists exactly them.
+func TestErrorCodesAgree(t *testing.T) {
+	doc, err := openapi3.NewLoader().LoadFromData(openapiYAML)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var documented []string
+	for _, v := range doc.Components.Schemas["Error"].Value.Properties["error"].Value.Properties["code"].Value.Enum {
+		documented = append(documented, fmt.Sprint(v))
+	}
+	var codes []string
+	for _, c := range solver.Codes() {
+		codes = append(codes, string(c))
+		if _, ok := statusOf[c]; !ok {
+			t.Errorf("code %q has no HTTP status", c)
+		}
+	}
+	if len(statusOf) != len(codes) {
+		t.Errorf("statusOf maps %d codes; the vocabulary has %d", len(statusOf), len(codes))
+	}
+	if got, want := strings.Join(documented, " "), strings.Join(codes, " "); got != want {
+		t.Errorf("openapi.yaml's error codes:\n got %s\nwant %s", got, want)
 	}
 }
 

@@ -7,8 +7,9 @@
 // Every request is bounded, and so is the whole process. Work is admitted against one memory
 // budget before a request's body is read: the body's declared size, then the pixels a
 // screenshot decodes to (estimated from its header), then each search's memory budget. Reading
-// (and annotating) screenshots and searching run in separate bounded pools, and every search
-// first gets a short quick run, so a screenshot is not stuck behind hard levels. A saturated
+// (and annotating) screenshots and searching run in separate bounded pools, every search
+// first gets a short quick run, and long searches run only on the cores that quick work
+// leaves free (with a small share kept), so a screenshot is not stuck behind hard levels. A saturated
 // server answers 429 or 503 with Retry-After; a stopping one answers what it holds and refuses
 // the rest the same way.
 package server
@@ -31,7 +32,9 @@ import (
 
 // Reader reads screenshots. The vision package, adapted in cmd/decant, is the real one. The
 // image's bytes are the request's: a Reader and its Screenshot must not keep them once the
-// request is answered (the buffer is reused).
+// request is answered (the buffer is reused). The server checks an image's header and size;
+// the Reader refuses data that is cut short or corrupt (CodeUnreadableImage), rather than
+// reading what a decoder makes of it.
 type Reader interface {
 	Read(ctx context.Context, image []byte) (Screenshot, error)
 }
@@ -88,6 +91,11 @@ type Config struct {
 	IdleTimeout       time.Duration // keep-alive; default 60 s
 	MaxConns          int           // open connections; default 512
 	Grace             time.Duration // shutdown grace period; default 20 s
+	// A body must arrive at MinUploadRate bytes a second on average once UploadGrace has
+	// passed (defaults 16 KiB/s after 5 s), or it is refused with 408 and its share of the
+	// memory budget freed: the read timeout alone lets a trickle hold it for a minute.
+	MinUploadRate int64
+	UploadGrace   time.Duration
 }
 
 // work is the part of the memory budget that admitted work may hold.
@@ -125,6 +133,8 @@ func (c *Config) defaults() {
 	defi(&c.MaxQueue, 64)
 	defd(&c.ReadHeaderTimeout, 10*time.Second)
 	defd(&c.ReadTimeout, 60*time.Second)
+	def(&c.MinUploadRate, 16<<10)
+	defd(&c.UploadGrace, 5*time.Second)
 	defd(&c.WriteTimeout, c.ReadTimeout+3*c.QueueWait+c.QuickSearch+c.Timeout+30*time.Second)
 	defd(&c.IdleTimeout, 60*time.Second)
 	defi(&c.MaxConns, 512)
@@ -147,6 +157,7 @@ type Server struct {
 	bodies   *semaphore // bytes: bodies in flight, at most half the memory budget
 	readers  *semaphore // slots: screenshots read or annotated, quick searches
 	searches *semaphore // slots: long searches
+	share    *cpuShare  // long searches yield the CPU to the readers' pool
 	queued   atomic.Int64
 
 	ready    atomic.Bool
@@ -170,6 +181,7 @@ func New(cfg Config) *Server {
 		readers:  newSemaphore(int64(cfg.Readers)),
 		searches: newSemaphore(int64(cfg.MaxSearches)),
 	}
+	s.share = newCPUShare(runtime.GOMAXPROCS(0), func() int { n, _ := s.readers.used(); return int(n) })
 	s.searchCtx, s.stopSearches = context.WithCancel(context.Background())
 	s.metrics = newMetrics(cfg.Registry, s)
 
@@ -195,7 +207,7 @@ func New(cfg Config) *Server {
 		s.fail(c, solver.Errorf(solver.CodeNotFound, "no route %s %s", c.Request.Method, c.Request.URL.Path))
 	})
 	r.NoMethod(func(c *gin.Context) {
-		s.fail(c, &httpError{status: http.StatusMethodNotAllowed, code: codeMethodNotAllowed,
+		s.fail(c, &httpError{status: http.StatusMethodNotAllowed, code: solver.CodeMethodNotAllowed,
 			msg: c.Request.Method + " is not allowed on " + c.Request.URL.Path + "; allowed: " + c.Writer.Header().Get("Allow")})
 	})
 	s.router = r

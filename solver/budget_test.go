@@ -80,3 +80,34 @@ func TestMaxStatesIsExact(t *testing.T) {
 		}
 	}
 }
+
+// Yield is called between batches of expansions, in every algorithm, and a caller that ends
+// the search from it (a paused search whose deadline passed) gets unknown, stopped by timeout.
+func TestYield(t *testing.T) {
+	l := gen.Deal(3, 24, 4, 2) // ~150,000 states to prove unsolvable
+	for _, algo := range []solver.Algorithm{solver.AStar, solver.BFS, solver.MCTS} {
+		t.Run(string(algo), func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			calls := 0
+			opts := solver.Options{Algorithm: algo, Simulations: 20, Yield: func() {
+				if calls++; calls == 3 {
+					cancel()
+				}
+			}}
+			plan, stats, err := solver.Solve(ctx, l, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := calls, 3; got != want {
+				t.Errorf("Yield called %d times, want %d (the search ends at the check after the third)", got, want)
+			}
+			if plan.Status != solver.StatusUnknown || stats.Stopped != solver.StopTimeout {
+				t.Errorf("got %s stopped by %q, want unknown stopped by timeout", plan.Status, stats.Stopped)
+			}
+			if algo != solver.MCTS && stats.Expanded > 3*256+256 {
+				t.Errorf("expanded %d states after Yield ended the search at its third call (every 256)", stats.Expanded)
+			}
+		})
+	}
+}

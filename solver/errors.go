@@ -25,7 +25,21 @@ const (
 	CodeInvalidArgument Code = "invalid_argument" // a bad option or request parameter
 	CodeNotFound        Code = "not_found"        // a file or resource that does not exist
 	CodeInternal        Code = "internal"         // anything else: a bug
+
+	// Codes of the HTTP service's own refusals.
+	CodeOverloaded       Code = "overloaded"         // the service is too busy or stopping: try again later
+	CodeUnauthorized     Code = "unauthorized"       // a missing or wrong bearer token
+	CodeMethodNotAllowed Code = "method_not_allowed" // a route that exists, asked with the wrong method
+	CodeSlowUpload       Code = "slow_upload"        // an upload that arrived slower than the service accepts
 )
+
+// Codes returns the whole vocabulary, in the order above.
+func Codes() []Code {
+	return []Code{CodeInvalidLevel, CodeHiddenUnits, CodeInvalidPlan, CodeUnreadableImage,
+		CodeImageTooLarge, CodeImageTooSmall, CodeNoPuzzle, CodeLowConfidence, CodeUnsolvable,
+		CodeBudgetExhausted, CodeInvalidArgument, CodeNotFound, CodeInternal, CodeOverloaded,
+		CodeUnauthorized, CodeMethodNotAllowed, CodeSlowUpload}
+}
 
 // Error is an application error: a code from the vocabulary and a message that names the
 // offending tube, colour or count.

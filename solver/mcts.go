@@ -59,6 +59,9 @@ func solveMCTS(ctx context.Context, l *Level, opts Options) (Plan, Stats) {
 		if g.estimate(m.nodes[cur].codes) == 0 {
 			return Plan{Status: StatusSolved, Moves: plan}, m.done()
 		}
+		if opts.Yield != nil {
+			opts.Yield()
+		}
 		if ctx.Err() != nil || (opts.MaxStates > 0 && len(m.nodes) >= opts.MaxStates) {
 			m.stats.Stopped = StopTimeout
 			if ctx.Err() == nil {

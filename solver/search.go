@@ -41,6 +41,10 @@ type Options struct {
 	Simulations int
 	// Seed seeds MCTS's random rollouts.
 	Seed int64
+	// Yield, when set, is called between batches of a few hundred expansions (a millisecond or
+	// so of work). A caller whose CPU is wanted by more urgent work blocks in it to let that
+	// work run first; ctx's deadline keeps running meanwhile.
+	Yield func()
 }
 
 // Solve searches for the shortest sequence of pours that solves l from the given position.
@@ -306,8 +310,13 @@ func (e *engine) run(root []uint64) (int32, Status) {
 			e.fLimit, e.deferred = p/64, math.MaxInt
 		}
 		e.stats.Expanded++
-		if e.stats.Expanded&255 == 0 && e.ctx.Err() != nil {
-			e.stats.Stopped = StopTimeout
+		if e.stats.Expanded&255 == 0 {
+			if e.opts.Yield != nil {
+				e.opts.Yield()
+			}
+			if e.ctx.Err() != nil {
+				e.stats.Stopped = StopTimeout
+			}
 		}
 		if e.stats.Stopped != "" {
 			return -1, StatusUnknown

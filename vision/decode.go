@@ -3,10 +3,11 @@ package vision
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"image"
 	"image/draw"
 	_ "image/gif" // image.DecodeConfig formats
-	_ "image/jpeg"
+	"image/jpeg"
 	_ "image/png"
 
 	"gocv.io/x/gocv"
@@ -57,6 +58,11 @@ func decode(data []byte) (gocv.Mat, error) {
 	if n := bytes.Count(data, []byte{0xFF, 0xDA}); format == "jpeg" && n > maxScans {
 		return gocv.Mat{}, solver.Errorf(solver.CodeUnreadableImage, "the JPEG has %d scans; more than %d is not a screenshot", n, maxScans)
 	}
+	if format == "jpeg" {
+		if err := wholeJPEG(data); err != nil {
+			return gocv.Mat{}, err
+		}
+	}
 	var mat gocv.Mat
 	if format == "gif" {
 		// OpenCV 4.6 has no GIF codec: decode in Go (first frame).
@@ -95,6 +101,18 @@ func imageToMat(img image.Image) (gocv.Mat, error) {
 		draw.Draw(rgba, rgba.Rect, img, img.Bounds().Min, draw.Src)
 	}
 	return gocv.ImageToMatRGB(rgba) // copies: RGBA → BGR conversion into a new Mat
+}
+
+// wholeJPEG decodes a JPEG's entropy-coded data in Go: a file cut short and given an end
+// marker back passes complete's check, and OpenCV decodes it with a grey band and no error.
+// Formats Go does not decode (arithmetic coding, 12-bit samples) are left to OpenCV.
+func wholeJPEG(data []byte) error {
+	_, err := jpeg.Decode(bytes.NewReader(data))
+	var unsupported jpeg.UnsupportedError
+	if err == nil || errors.As(err, &unsupported) {
+		return nil
+	}
+	return solver.Errorf(solver.CodeUnreadableImage, "the JPEG data is truncated or corrupt (%v)", err)
 }
 
 // complete reports whether an image file has its end marker, so truncated uploads are refused

@@ -31,6 +31,8 @@ type serveCmd struct {
 	queue        int
 	queueWait    time.Duration
 	readTimeout  time.Duration
+	minRateKB    int
+	uploadGrace  time.Duration
 	writeTimeout time.Duration
 	idleTimeout  time.Duration
 	maxConns     int
@@ -56,6 +58,8 @@ func (c *serveCmd) Register(fs *flag.FlagSet) {
 	fs.IntVar(&c.queue, "queue", 64, "requests waiting for admission before answering 429")
 	fs.DurationVar(&c.queueWait, "queue-wait", 10*time.Second, "longest wait for admission or a worker before answering 503")
 	fs.DurationVar(&c.readTimeout, "read-timeout", 60*time.Second, "longest time to read a request, body included")
+	fs.IntVar(&c.minRateKB, "min-upload-rate", 16, "slowest upload in KiB/s, averaged once --upload-grace has passed (slower: 408)")
+	fs.DurationVar(&c.uploadGrace, "upload-grace", 5*time.Second, "time an upload may take before --min-upload-rate applies")
 	fs.DurationVar(&c.writeTimeout, "write-timeout", 0, "longest time from a request's headers to the end of its answer (0: from the other limits)")
 	fs.DurationVar(&c.idleTimeout, "idle-timeout", 60*time.Second, "how long an idle keep-alive connection stays open")
 	fs.IntVar(&c.maxConns, "max-conns", 512, "open connections at most; more wait to be accepted")
@@ -84,8 +88,8 @@ func (c *serveCmd) Run(ctx context.Context, e *env, args []string) error {
 	if err := level.UnmarshalText([]byte(c.logLevel)); err != nil {
 		return &usageError{fmt.Sprintf("--log-level %q: want debug, info, warn or error", c.logLevel)}
 	}
-	if c.budgetMB < 64 || c.maxUploadMB < 1 || c.maxMemMB < 1 {
-		return &usageError{"--memory-budget must be at least 64 MiB, --max-upload and --max-memory at least 1"}
+	if c.budgetMB < 64 || c.maxUploadMB < 1 || c.maxMemMB < 1 || c.minRateKB < 1 {
+		return &usageError{"--memory-budget must be at least 64 MiB, --max-upload, --max-memory and --min-upload-rate at least 1"}
 	}
 	log := slog.New(slog.NewJSONHandler(e.stderr, &slog.HandlerOptions{Level: level}))
 	budget := int64(c.budgetMB) << 20
@@ -101,7 +105,8 @@ func (c *serveCmd) Run(ctx context.Context, e *env, args []string) error {
 		Timeout: c.timeout, MaxUpload: int64(c.maxUploadMB) << 20, MaxPixels: vision.MaxPixels,
 		MaxMemory: int64(c.maxMemMB) << 20, MemoryBudget: budget,
 		MaxSearches: c.searches, Readers: c.readers, MaxQueue: c.queue, QueueWait: c.queueWait,
-		ReadTimeout: c.readTimeout, WriteTimeout: c.writeTimeout, IdleTimeout: c.idleTimeout,
+		ReadTimeout: c.readTimeout, MinUploadRate: int64(c.minRateKB) << 10, UploadGrace: c.uploadGrace,
+		WriteTimeout: c.writeTimeout, IdleTimeout: c.idleTimeout,
 		MaxConns: c.maxConns, Grace: c.grace, Token: c.token, CORSOrigins: origins, Logger: log,
 	})
 	if _, set := os.LookupEnv("GOMEMLIMIT"); !set {

@@ -12,7 +12,7 @@ func TestLoadQuick(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs decant serve")
 	}
-	if err := run(true, "", 3*time.Second, 512, nil); err != nil {
+	if err := run(true, "", 3*time.Second, 512, map[string]bool{"solves": true, "uploads": true, "mixed": true}, nil); err != nil {
 		t.Fatal(err)
 	}
 }

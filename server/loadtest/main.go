@@ -6,6 +6,7 @@
 //	go run ./server/loadtest -quick          # the CI slice (well under a minute)
 //	go run ./server/loadtest -shots DIR      # more screenshots (default: testdata/seed-98.png
 //	                                         # and ../shared/screenshots when present)
+//	go run ./server/loadtest -runs mixed     # only some of the runs: solves, uploads, mixed
 //
 // It builds cmd/decant and starts it itself (flags after -- go to "decant serve"), so that it
 // can read the server's peak RSS from /proc. It prints a Markdown table and exits 1 if the
@@ -39,14 +40,23 @@ func main() {
 	shots := flag.String("shots", "", "folder of extra screenshots (default ../shared/screenshots when present)")
 	dur := flag.Duration("duration", 15*time.Second, "length of each run")
 	budget := flag.Int("memory-budget", 1024, "the server's --memory-budget in MiB")
+	runs := flag.String("runs", "solves,uploads,mixed", "the runs to make, comma-separated")
 	flag.Parse()
-	if err := run(*quick, *shots, *dur, *budget, flag.Args()); err != nil {
+	only := map[string]bool{}
+	for _, r := range strings.Split(*runs, ",") {
+		if r != "solves" && r != "uploads" && r != "mixed" {
+			fmt.Fprintf(os.Stderr, "loadtest: unknown run %q: want solves, uploads or mixed\n", r)
+			os.Exit(2)
+		}
+		only[r] = true
+	}
+	if err := run(*quick, *shots, *dur, *budget, only, flag.Args()); err != nil {
 		fmt.Fprintln(os.Stderr, "loadtest:", err)
 		os.Exit(1)
 	}
 }
 
-func run(quick bool, shotDir string, dur time.Duration, budgetMiB int, serveArgs []string) error {
+func run(quick bool, shotDir string, dur time.Duration, budgetMiB int, only map[string]bool, serveArgs []string) error {
 	clients := []int{1, 4, 16, 64}
 	uploadClients := 64
 	if quick {
@@ -76,23 +86,64 @@ func run(quick bool, shotDir string, dur time.Duration, budgetMiB int, serveArgs
 	}
 	fmt.Printf("%d of %d screenshots solve\n\n", len(solvable), len(images))
 
-	fmt.Println("| run | clients | requests | answers/s | p50 | p95 | p99 | statuses | peak RSS |")
-	fmt.Println("|---|---|---|---|---|---|---|---|---|")
+	fmt.Println("| run | clients | requests | answers/s | p50 | p95 | p99 | statuses | peak RSS | server CPU |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|")
+	if !only["solves"] {
+		clients = nil
+	}
 	for _, n := range clients {
 		srv.ResetPeak()
+		cpu := srv.CPU()
 		res := load(n, dur, func(i int) result { return post(srv.URL+"/api/solve", "image/png", solvable[i%len(solvable)]) })
+		res.cpu = srv.CPU() - cpu
 		res.print("screenshot solves", n, srv.PeakRSS())
 		if err := res.malformed(); err != nil {
 			return err
 		}
 	}
 
-	big := bigUpload(19 << 20)
+	var peak int64
+	if only["uploads"] {
+		big := bigUpload(19 << 20)
+		srv.ResetPeak()
+		cpu := srv.CPU()
+		up := load(uploadClients, dur, func(int) result { return post(srv.URL+"/api/solve", "image/png", big) })
+		up.cpu = srv.CPU() - cpu
+		peak = srv.PeakRSS()
+		up.print(fmt.Sprintf("%d MiB uploads", len(big)>>20), uploadClients, peak)
+		if err := up.malformed(); err != nil {
+			return err
+		}
+	}
+	if only["mixed"] {
+		if err := mixedRun(srv, solvable, quick, dur); err != nil {
+			return err
+		}
+	}
+	if !only["uploads"] {
+		return nil
+	}
+	fmt.Printf("\nmemory budget %d MiB; peak RSS under the uploads %d MiB\n", budgetMiB, peak>>20)
+	if peak > int64(budgetMiB)<<20 {
+		return fmt.Errorf("peak RSS %d MiB under the uploads is over the %d MiB budget", peak>>20, budgetMiB)
+	}
+	return nil
+}
+
+// mixedRun sends screenshots alone, then again while 4 clients send a hard level back to back:
+// the first run is the reference for the second on a machine whose load changes.
+func mixedRun(srv *server, solvable [][]byte, quick bool, dur time.Duration) error {
+	mixedClients := 16
+	if quick {
+		mixedClients = 4
+	}
+	shot := func(i int) result { return post(srv.URL+"/api/solve", "image/png", solvable[i%len(solvable)]) }
 	srv.ResetPeak()
-	up := load(uploadClients, dur, func(int) result { return post(srv.URL+"/api/solve", "image/png", big) })
-	peak := srv.PeakRSS()
-	up.print(fmt.Sprintf("%d MiB uploads", len(big)>>20), uploadClients, peak)
-	if err := up.malformed(); err != nil {
+	cpu := srv.CPU()
+	alone := load(mixedClients, dur, shot)
+	alone.cpu = srv.CPU() - cpu
+	alone.print("mixed: screenshots alone", mixedClients, srv.PeakRSS())
+	if err := alone.malformed(); err != nil {
 		return err
 	}
 
@@ -119,26 +170,16 @@ func run(quick bool, shotDir string, dur time.Duration, budgetMiB int, serveArgs
 			}
 		}()
 	}
-	mixedClients := 16
-	if quick {
-		mixedClients = 4
-	}
-	mixed := load(mixedClients, dur, func(i int) result { return post(srv.URL+"/api/solve", "image/png", solvable[i%len(solvable)]) })
+	cpu = srv.CPU()
+	mixed := load(mixedClients, dur, shot)
 	close(stop)
 	wg.Wait()
-	hardRes.elapsed = mixed.elapsed
+	mixed.cpu = srv.CPU() - cpu
+	hardRes.elapsed, hardRes.cpu = mixed.elapsed, mixed.cpu
 	mixedPeak := srv.PeakRSS()
 	mixed.print("mixed: screenshots", mixedClients, mixedPeak)
 	hardRes.print("mixed: hard levels", 4, mixedPeak)
-	if err := mixed.malformed(); err != nil {
-		return err
-	}
-
-	fmt.Printf("\nmemory budget %d MiB; peak RSS under the uploads %d MiB\n", budgetMiB, peak>>20)
-	if peak > int64(budgetMiB)<<20 {
-		return fmt.Errorf("peak RSS %d MiB under the uploads is over the %d MiB budget", peak>>20, budgetMiB)
-	}
-	return nil
+	return mixed.malformed()
 }
 
 // loadShots reads the committed screenshot and, when present, the shared ones.
@@ -205,6 +246,7 @@ type result struct {
 	statuses map[int]int
 	bad      []string
 	elapsed  time.Duration
+	cpu      time.Duration // the server's CPU time during the run
 }
 
 func (r *result) add(o result) {
@@ -290,9 +332,9 @@ func (r result) print(name string, clients int, peak int64) {
 		secs = 1
 	}
 	ms := func(d time.Duration) string { return fmt.Sprintf("%.0f ms", float64(d.Microseconds())/1000) }
-	fmt.Printf("| %s | %d | %d | %.1f | %s | %s | %s | %s | %d MiB |\n", name, clients, len(r.lat),
+	fmt.Printf("| %s | %d | %d | %.1f | %s | %s | %s | %s | %d MiB | %.2f cores |\n", name, clients, len(r.lat),
 		float64(len(r.lat))/secs, ms(r.percentile(0.5)), ms(r.percentile(0.95)), ms(r.percentile(0.99)),
-		strings.Join(codes, " "), peak>>20)
+		strings.Join(codes, " "), peak>>20, r.cpu.Seconds()/secs)
 }
 
 func (r result) malformed() error {
