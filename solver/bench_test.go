@@ -27,7 +27,7 @@ import (
 var (
 	report      = flag.Bool("report", false, "print the solver's benchmark tables (seed levels and level classes)")
 	hard        = flag.Bool("hard", false, "run the hard tier: every default-mode verdict within hardStates stored states")
-	macroTables = flag.Bool("macros", false, "compare states expanded with and without macros on every benchmark level")
+	macroTables = flag.Bool("macros", false, "compare states expanded with and without macros on every benchmark level (gate: 1.1× the better)")
 )
 
 var seedFiles = []string{"seed-89", "seed-97", "seed-98"}
@@ -238,7 +238,8 @@ func TestHardTier(t *testing.T) {
 }
 
 // TestMacroSummary compares states expanded by the default search (macros) and without macros
-// on every benchmark level of the report and the hard tier.
+// on every benchmark level of the report and the hard tier, and fails when the default expands
+// more than 1.1× the states of the better of the two on any level.
 func TestMacroSummary(t *testing.T) {
 	if !*macroTables {
 		t.Skip("run with -macros to compare macros and no macros")
@@ -252,7 +253,7 @@ func TestMacroSummary(t *testing.T) {
 			levels = append(levels, c.levels...)
 		}
 	}
-	var within, macrosBetter, plainBetter int
+	var within, plainWithin, macrosBetter, plainBetter int
 	var sumM, sumP int
 	worst := 0.0
 	for _, l := range levels {
@@ -262,6 +263,11 @@ func TestMacroSummary(t *testing.T) {
 		sumP += p.Expanded
 		r := float64(m.Expanded) / float64(max(1, min(m.Expanded, p.Expanded)))
 		worst = max(worst, r)
+		if float64(p.Expanded) <= 1.1*float64(max(1, min(m.Expanded, p.Expanded))) {
+			plainWithin++
+		} else {
+			t.Logf("no macros expand %.2f× the states of macros: %s (%d vs %d)", float64(p.Expanded)/float64(m.Expanded), l.Compact(), p.Expanded, m.Expanded)
+		}
 		switch {
 		case r <= 1.1:
 			within++
@@ -275,8 +281,11 @@ func TestMacroSummary(t *testing.T) {
 			plainBetter++
 		}
 	}
-	fmt.Printf("%d levels: default (macros) within 1.1× of the better of the two on %d; macros expand fewer on %d, more on %d; worst %.2f×; total expanded %d with macros, %d without\n",
-		len(levels), within, macrosBetter, plainBetter, worst, sumM, sumP)
+	fmt.Printf("%d levels: default (macros) within 1.1× of the better of the two on %d (no macros on %d); macros expand fewer on %d, more on %d; worst %.2f×; total expanded %d with macros, %d without\n",
+		len(levels), within, plainWithin, macrosBetter, plainBetter, worst, sumM, sumP)
+	if within < len(levels) {
+		t.Errorf("macros expand more than 1.1× the states of the better mode on %d of %d levels", len(levels)-within, len(levels))
+	}
 }
 
 // solveChecked solves l and replays any plan it calls solved, failing the test on an error or
