@@ -151,9 +151,11 @@ func (f *frame) dropGlassTops(cols []column) {
 	}
 	seen := len(glasses) // glass seen directly, in empty tubes or headroom
 	shared := lab{L: median(ls), A: median(as), B: median(bs)}
+	// Glass read as liquid reaches up to the tube's top; a liquid's top layer, with the empty
+	// glass above it, stops short of it.
 	n := 0
 	for i, c := range cols {
-		if !c.curtain && !c.empty() && deltaE(tops[i], shared) < glassDE {
+		if !c.curtain && !c.empty() && deltaE(tops[i], shared) < glassDE && float64(c.top-c.box.Min.Y) <= glassReach*float64(c.box.Dy()) {
 			n++
 		}
 	}
@@ -183,9 +185,13 @@ func (f *frame) dropGlassTops(cols []column) {
 	}
 }
 
-// glassTopShare is the share of tubes whose top layer must look alike for it to be taken for
-// the glass when no empty tube shows it.
-const glassTopShare = 0.75
+// glassTopShare is the share of tubes whose top layer must look alike, reaching within
+// glassReach of the tube's height from its top, for it to be taken for the glass when no
+// empty tube shows it.
+const (
+	glassTopShare = 0.75
+	glassReach    = 0.15
+)
 
 // headroomGlass is the glass as the tubes' headroom shows it: games leave room above a full
 // tube, so the band between a tube's top and the typical top of the liquid shows the glass in

@@ -1,0 +1,36 @@
+package vision
+
+import (
+	"testing"
+
+	"github.com/decant/decant/solver"
+	"github.com/decant/decant/vision/render"
+)
+
+// TestTopColourIsNotGlass: a liquid on top of most tubes, with empty glass above it, is
+// liquid. (Taking the top layer most tubes share for tinted glass once dropped the red here.)
+func TestTopColourIsNotGlass(t *testing.T) {
+	for _, lv := range []string{
+		"3: blue red | blue blue red | red | green | | curtain:red | curtain:blue",
+		"4: blue red | green blue red | red | green green blue red | blue green | |",
+	} {
+		level, err := solver.ParseCompact(lv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, theme := range []string{"light", "dark"} {
+			scene, err := render.Render(level, render.Options{Theme: theme, Width: 540, Height: 1200})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := Read(scene.Data)
+			if err != nil {
+				t.Errorf("%s, %s theme: %v", lv, theme, err)
+				continue
+			}
+			if got, want := r.Level.Canonical(), level.Canonical(); got != want {
+				t.Errorf("%s theme:\ngot  %s\nwant %s", theme, got, want)
+			}
+		}
+	}
+}
