@@ -16,6 +16,7 @@ type Reading struct {
 	// Level is the position read, tubes in reading order (rows top to bottom, left to right).
 	Level *solver.Level
 	// Tubes holds each tube's geometry in the original image's pixels, in the level's order.
+	// In a photo of a screen, read upright (see findScreen), a box bounds the tilted tube.
 	Tubes []Tube
 	// Width and Height are the original image's size (after EXIF orientation).
 	Width, Height int
@@ -96,6 +97,9 @@ func Read(data []byte) (*Reading, error) {
 	}
 	base := Reading{Width: mat.Cols(), Height: mat.Rows(), pixels: bgrOf(mat)}
 	r, err := f.read(base)
+	if err == nil && f.screen != nil {
+		err = r.doubtPhoto()
+	}
 	if err != nil && solver.ErrorCode(err) != solver.CodeLowConfidence {
 		return nil, err
 	}
@@ -496,9 +500,8 @@ func (r *Reading) doubt(c float64, format string, args ...any) {
 
 // geometry records the tube and unit boxes in original image coordinates.
 func (f *frame) geometry(r *Reading, cols []column, counts []int, unit float64) {
-	s := f.scale
 	scale := func(x0, y0, x1, y1 float64) image.Rectangle {
-		return image.Rect(int(x0*s), int(y0*s), int(math.Ceil(x1*s)), int(math.Ceil(y1*s))).Intersect(image.Rect(0, 0, r.Width, r.Height))
+		return f.toImage(x0, y0, x1, y1).Intersect(image.Rect(0, 0, r.Width, r.Height))
 	}
 	r.Tubes = make([]Tube, len(cols))
 	for i, c := range cols {
