@@ -30,6 +30,7 @@ type Reading struct {
 
 	// pixels keeps the decoded image so that Annotate draws on it without decoding again.
 	pixels *annotate.BGR
+	photo  bool // read from a photo of a screen (see findScreen)
 }
 
 // Tube is the geometry of one tube.
@@ -95,9 +96,9 @@ func Read(data []byte) (*Reading, error) {
 	if err != nil {
 		return nil, solver.Errorf(solver.CodeInternal, "preparing the image: %v", err)
 	}
-	base := Reading{Width: mat.Cols(), Height: mat.Rows(), pixels: bgrOf(mat)}
+	base := Reading{Width: mat.Cols(), Height: mat.Rows(), pixels: bgrOf(mat), photo: f.screen != nil}
 	r, err := f.read(base)
-	if err == nil && f.screen != nil {
+	if err == nil && r.photo {
 		err = r.doubtPhoto()
 	}
 	if err != nil && solver.ErrorCode(err) != solver.CodeLowConfidence {
@@ -651,6 +652,9 @@ func (r *Reading) checkClusters(means []lab, members [][]lab) {
 	if len(ds) > 0 && ds[0] < twinDE {
 		// Games never draw two colours this alike: the count rule split one colour.
 		r.doubt(twinConfidence, "two colours differ by only ΔE %.1f", ds[0])
+	}
+	if len(ds) > 0 {
+		r.doubtPhotoColours(ds[0])
 	}
 }
 

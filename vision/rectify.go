@@ -25,27 +25,30 @@ import (
 // have corners near right angles and a screen's proportions, and be tilted: an upright one
 // would only crop the image, and a screenshot's dark margins must not be cropped away.
 const (
-	detectWidth   = 320  // width of the copy the screen is looked for on
-	minScreenArea = 0.25 // of the image's area
-	maxCornerTilt = 30   // degrees a corner's angle may differ from a right angle
-	maxScreenSide = 3.0  // longest over shortest side of the upright screen
+	// The copy is the image halved (a cheap, exact area average) until it is at most
+	// maxDetectWidth wide; lengths below are given for a copy detectWidth wide and scaled.
+	detectWidth    = 320
+	maxDetectWidth = 480
+	minScreenArea  = 0.25 // of the image's area
+	maxCornerTilt  = 30   // degrees a corner's angle may differ from a right angle
+	maxScreenSide  = 3.0  // longest over shortest side of the upright screen
 	// bezelGrey is the brightest grey level of a phone's body (black, lit by a lamp and blurred
 	// by the camera). A dark run ends where the level rises bezelStep above its darkest; it is
-	// at least minBezel detection pixels long.
+	// at least minBezel pixels long.
 	bezelGrey = 60
 	bezelStep = 20
 	minBezel  = 2
 	// Scans go scanReach of the image's side in from its edge, one every scanStep pixels.
 	scanReach = 0.45
 	scanStep  = 2
-	// An edge point within lineTol detection pixels of a line lies on it; a side's line must
+	// An edge point within lineTol pixels of a line lies on it; a side's line must
 	// pass through lineSupport of the side's scanlines.
 	lineTol     = 1.5
 	lineSupport = 0.4
 	lineTries   = 200 // pairs of edge points tried for a side's line
 	// maxLineSlope is the steepest a side may lean from the image's axis (tan 25°).
 	maxLineSlope = 0.47
-	// minTilt is how far, in detection pixels, some side's ends must lie off the image's axes
+	// minTilt is how far, in pixels, some side's ends must lie off the image's axes
 	// for the screen to be warped: closer to upright, warping would only crop.
 	minTilt = 2
 )
@@ -74,14 +77,17 @@ type screen struct {
 // findScreen looks for a phone screen in the decoded image; it reports false for a screenshot
 // (no tilted screen with a phone's body around it). It does not close src.
 func findScreen(src gocv.Mat) (*screen, bool) {
-	if src.Empty() || src.Cols() < detectWidth/4 || src.Rows() < detectWidth/4 {
+	if src.Empty() || src.Cols() < 2 || src.Rows() < 2 {
 		return nil, false
 	}
-	s := max(1, float64(src.Cols())/detectWidth)
-	w, h := int(math.Round(float64(src.Cols())/s)), int(math.Round(float64(src.Rows())/s))
-	small := gocv.NewMat()
-	defer small.Close()
-	gocv.Resize(src, &small, image.Pt(w, h), 0, 0, gocv.InterpolationArea)
+	small := src
+	for small.Cols() > maxDetectWidth {
+		half := gocv.NewMat()
+		defer half.Close()
+		gocv.Resize(small, &half, image.Pt(small.Cols()/2, small.Rows()/2), 0, 0, gocv.InterpolationArea)
+		small = half
+	}
+	w, h := small.Cols(), small.Rows()
 	gray := gocv.NewMat()
 	defer gray.Close()
 	gocv.CvtColor(small, &gray, gocv.ColorBGRToGray)
@@ -90,22 +96,29 @@ func findScreen(src gocv.Mat) (*screen, bool) {
 	if err != nil || len(pix) != w*h {
 		return nil, false
 	}
-	q, ok := grid{w: w, h: h, pix: pix}.screenQuad()
+	sx, sy := float64(src.Cols())/float64(w), float64(src.Rows())/float64(h)
+	q, ok := grid{w: w, h: h, pix: pix, k: float64(w) / detectWidth}.screenQuad()
 	if !ok {
 		return nil, false
 	}
 	var corners [4]pt
 	for i, p := range q {
-		corners[i] = pt{p.X * s, p.Y * s}
+		corners[i] = pt{p.X * sx, p.Y * sy}
 	}
 	return newScreen(corners)
 }
 
-// grid is a grey image as plain memory.
+// grid is a grey image as plain memory; k is its width over detectWidth, which lengths given
+// for that width are scaled by.
 type grid struct {
 	w, h int
 	pix  []byte
+	k    float64
 }
+
+func (g grid) step() int    { return max(1, int(math.Round(scanStep*g.k))) }
+func (g grid) minRun() int  { return max(2, int(math.Round(minBezel*g.k))) }
+func (g grid) tol() float64 { return lineTol * g.k }
 
 // A side of the screen. Each is a line v = a·t + b: x as a function of y for the left and
 // right sides, y as a function of x for the top and bottom.
@@ -142,7 +155,7 @@ func (g grid) screenQuad() ([]pt, bool) {
 		}
 		q[i] = p
 	}
-	if !plausibleScreen(q, g.w, g.h) || !tilted(q) {
+	if !plausibleScreen(q, g.w, g.h) || !tilted(q, minTilt*g.k) {
 		return nil, false
 	}
 	return q, true
@@ -175,7 +188,8 @@ func (g grid) scan(side int) (inner, outer []pt) {
 		return float64(i) + f + 0.5
 	}
 	prof := make([]float64, reach)
-	for t := scanStep / 2; t < along; t += scanStep {
+	step := g.step()
+	for t := step / 2; t < along; t += step {
 		for i := range prof {
 			x, y := i, t
 			switch side {
@@ -188,7 +202,7 @@ func (g grid) scan(side int) (inner, outer []pt) {
 			}
 			prof[i] = float64(g.pix[y*g.w+x])
 		}
-		a, b, ok := darkRun(prof)
+		a, b, ok := darkRun(prof, g.minRun())
 		if !ok {
 			continue
 		}
@@ -205,8 +219,8 @@ func (g grid) scan(side int) (inner, outer []pt) {
 
 // darkRun finds the first dark run: it starts at a, the first pixel no brighter than
 // bezelGrey, and ends before b, where the level first rises bezelStep above the run's darkest;
-// it is at least minBezel pixels long.
-func darkRun(p []float64) (a, b int, ok bool) {
+// it is at least minRun pixels long.
+func darkRun(p []float64, minRun int) (a, b int, ok bool) {
 	for a = 0; a < len(p); a = b {
 		for a < len(p) && p[a] > bezelGrey {
 			a++
@@ -215,7 +229,7 @@ func darkRun(p []float64) (a, b int, ok bool) {
 		for b = a; b < len(p) && p[b] <= m+bezelStep; b++ {
 			m = math.Min(m, p[b])
 		}
-		if b-a >= minBezel {
+		if b-a >= minRun {
 			return a, b, true
 		}
 	}
@@ -255,7 +269,7 @@ func (g grid) sideLine(side int, ps []pt) (line, bool) {
 	if side == topSide || side == bottomSide {
 		along = g.w
 	}
-	need := int(math.Ceil(lineSupport * float64(along/scanStep)))
+	need := int(math.Ceil(lineSupport * float64(along/g.step())))
 	if len(ps) < max(need, 2) {
 		return line{}, false
 	}
@@ -263,34 +277,45 @@ func (g grid) sideLine(side int, ps []pt) (line, bool) {
 	r := rand.New(rand.NewPCG(uint64(side), uint64(len(ps)))) // the same image always gives the same line
 	for range lineTries {
 		i, j := r.IntN(len(ps)), r.IntN(len(ps))
-		if ps[j].X-ps[i].X < 4*scanStep && ps[i].X-ps[j].X < 4*scanStep {
+		if math.Abs(ps[j].X-ps[i].X) < float64(4*g.step()) {
 			continue // too close together to fix a direction
 		}
 		a := (ps[j].Y - ps[i].Y) / (ps[j].X - ps[i].X)
 		l := line{a, ps[i].Y - a*ps[i].X}
-		if n := len(onLine(ps, l)); n > bestN {
+		if n := countOnLine(ps, l, g.tol()); n > bestN {
 			best, bestN = l, n
 		}
 	}
 	if bestN < need {
 		return line{}, false
 	}
-	l, ok := leastSquares(onLine(ps, best))
-	if !ok || len(onLine(ps, l)) < need || math.Abs(l.a) > maxLineSlope {
+	l, ok := leastSquares(onLine(ps, best, g.tol()))
+	if !ok || countOnLine(ps, l, g.tol()) < need || math.Abs(l.a) > maxLineSlope {
 		return line{}, false
 	}
 	return l, true
 }
 
-// onLine is the points within lineTol of l (measured along v).
-func onLine(ps []pt, l line) []pt {
+// onLine is the points within tol of l (measured along v).
+func onLine(ps []pt, l line, tol float64) []pt {
 	var out []pt
 	for _, p := range ps {
-		if math.Abs(p.Y-l.at(p.X)) <= lineTol {
+		if math.Abs(p.Y-l.at(p.X)) <= tol {
 			out = append(out, p)
 		}
 	}
 	return out
+}
+
+// countOnLine is len(onLine(ps, l, tol)).
+func countOnLine(ps []pt, l line, tol float64) int {
+	n := 0
+	for _, p := range ps {
+		if math.Abs(p.Y-l.at(p.X)) <= tol {
+			n++
+		}
+	}
+	return n
 }
 
 // leastSquares is the line v = a·t + b closest to the points.
@@ -309,10 +334,10 @@ func leastSquares(ps []pt) (line, bool) {
 }
 
 // tilted reports whether some side of the quadrilateral leans off the image's axes by at
-// least minTilt pixels end to end.
-func tilted(q []pt) bool {
-	return math.Abs(q[0].X-q[3].X) >= minTilt || math.Abs(q[1].X-q[2].X) >= minTilt ||
-		math.Abs(q[0].Y-q[1].Y) >= minTilt || math.Abs(q[3].Y-q[2].Y) >= minTilt
+// least tilt pixels end to end.
+func tilted(q []pt, tilt float64) bool {
+	return math.Abs(q[0].X-q[3].X) >= tilt || math.Abs(q[1].X-q[2].X) >= tilt ||
+		math.Abs(q[0].Y-q[1].Y) >= tilt || math.Abs(q[3].Y-q[2].Y) >= tilt
 }
 
 // plausibleScreen checks a quadrilateral (corners top left, top right, bottom right, bottom
@@ -501,4 +526,20 @@ func (r *Reading) doubtPhoto() error {
 		return solver.Errorf(solver.CodeLowConfidence, "low confidence (%.2f): %s", r.Confidence, r.worst)
 	}
 	return nil
+}
+
+// In a photo of a screen, glare, moiré and the camera's colour cast shift colours by as much
+// as games keep their nearest pairs apart: two colours within photoNearDE (CIEDE2000) cannot
+// be told apart reliably, and leave a reading photoNearConfidence. (The old renderer's
+// palette, drawn after common games, has its nearest pair at ΔE 17.7 and stays readable.)
+const (
+	photoNearDE         = 15
+	photoNearConfidence = 0.45
+)
+
+// doubtPhotoColours doubts a reading of a photo whose two nearest colours are nearest apart.
+func (r *Reading) doubtPhotoColours(nearest float64) {
+	if r.photo && nearest < photoNearDE {
+		r.doubt(photoNearConfidence, "a photo of a screen with two colours only ΔE %.1f apart: glare and the camera's colour cast blur them", nearest)
+	}
 }

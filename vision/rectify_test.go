@@ -271,3 +271,26 @@ func TestDoubtPhoto(t *testing.T) {
 		})
 	}
 }
+
+// In a photo, two colours closer than games' near pairs leave the reading refused; in a
+// screenshot, or with colours well apart, the reading stands.
+func TestDoubtPhotoColours(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		photo   bool
+		nearest float64
+		refused bool
+	}{
+		{"photo, near pair", true, 13.7, true},
+		{"photo, colours apart", true, 17.7, false},
+		{"screenshot, near pair", false, 13.7, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := &Reading{Confidence: 1, photo: tc.photo}
+			r.doubtPhotoColours(tc.nearest)
+			if got := r.Confidence < LowConfidence; got != tc.refused {
+				t.Errorf("confidence %.2f: refused %v, want %v", r.Confidence, got, tc.refused)
+			}
+		})
+	}
+}
