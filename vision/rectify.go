@@ -32,6 +32,7 @@ const (
 	minScreenArea  = 0.25 // of the image's area
 	maxCornerTilt  = 30   // degrees a corner's angle may differ from a right angle
 	maxScreenSide  = 3.0  // longest over shortest side of the upright screen
+	maxCornerOut   = 0.25 // how far a corner may lie outside the image, as a share of its side
 	// bezelGrey is the brightest grey level of a phone's body (black, lit by a lamp and blurred
 	// by the camera). A dark run ends where the level rises bezelStep above its darkest; it is
 	// at least minBezel pixels long.
@@ -346,6 +347,13 @@ func tilted(q []pt, tilt float64) bool {
 func plausibleScreen(q []pt, w, h int) bool {
 	if len(q) != 4 || quadArea(q) < minScreenArea*float64(w*h) {
 		return false
+	}
+	for _, p := range q {
+		// A corner may lie a little beyond the picture (the screen cut off), not far: the
+		// upright screen stays about the image's size.
+		if p.X < -maxCornerOut*float64(w) || p.X > (1+maxCornerOut)*float64(w) || p.Y < -maxCornerOut*float64(h) || p.Y > (1+maxCornerOut)*float64(h) {
+			return false
+		}
 	}
 	for i := range 4 {
 		a, b, c := q[(i+3)%4], q[i], q[(i+1)%4]

@@ -294,3 +294,31 @@ func TestDoubtPhotoColours(t *testing.T) {
 		})
 	}
 }
+
+func TestPlausibleScreen(t *testing.T) {
+	const w, h = 320, 700
+	for _, tc := range []struct {
+		name   string
+		q      []pt
+		ok     bool
+		tilted bool
+	}{
+		{"tilted screen", []pt{{30, 40}, {290, 25}, {300, 670}, {20, 660}}, true, true},
+		{"upright rectangle", []pt{{30, 40}, {290, 40}, {290, 660}, {30, 660}}, true, false},
+		{"a corner cut off", []pt{{-5, 10}, {300, 30}, {310, 690}, {10, 670}}, true, true},
+		{"corners far outside", []pt{{-200, 40}, {290, 25}, {300, 670}, {20, 660}}, false, true},
+		{"too small", []pt{{100, 200}, {200, 190}, {210, 400}, {100, 410}}, false, true},
+		{"skewed", []pt{{30, 40}, {200, 300}, {300, 670}, {20, 660}}, false, true},
+		{"too long and thin", []pt{{100, 0}, {200, 2}, {200, 700}, {100, 698}}, false, true},
+		{"corners out of order", []pt{{290, 25}, {30, 40}, {20, 660}, {300, 670}}, false, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := plausibleScreen(tc.q, w, h); got != tc.ok {
+				t.Errorf("plausible: got %v, want %v", got, tc.ok)
+			}
+			if got := tilted(tc.q, minTilt); got != tc.tilted {
+				t.Errorf("tilted: got %v, want %v", got, tc.tilted)
+			}
+		})
+	}
+}
