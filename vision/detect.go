@@ -20,6 +20,8 @@ type frame struct {
 	lab   []float32
 	gray  []byte // blurred grey levels, for edge detection
 
+	screen *screen // the phone screen the frame shows upright, for a photo of one; else nil
+
 	scratch [3][]float64 // reused by medianLab
 }
 
@@ -39,9 +41,15 @@ func (f *frame) at(x, y int) lab {
 	return lab{L: float64(f.lab[i]), A: float64(f.lab[i+1]), B: float64(f.lab[i+2])}
 }
 
-// newFrame scales the decoded BGR image down and converts it. It does not close src.
+// newFrame scales the decoded BGR image down and converts it; a photo of a phone screen is
+// first warped to the screen, upright (see findScreen). It does not close src.
 func newFrame(src gocv.Mat) (*frame, error) {
 	f := &frame{scale: 1}
+	if s, ok := findScreen(src); ok {
+		upright := s.warp(src)
+		defer upright.Close()
+		src, f.screen = upright, s
+	}
 	small := gocv.NewMat()
 	defer small.Close()
 	if src.Cols() > workWidth {

@@ -16,6 +16,7 @@ type Reading struct {
 	// Level is the position read, tubes in reading order (rows top to bottom, left to right).
 	Level *solver.Level
 	// Tubes holds each tube's geometry in the original image's pixels, in the level's order.
+	// In a photo of a screen, read upright (see findScreen), a box bounds the tilted tube.
 	Tubes []Tube
 	// Width and Height are the original image's size (after EXIF orientation).
 	Width, Height int
@@ -29,6 +30,7 @@ type Reading struct {
 
 	// pixels keeps the decoded image so that Annotate draws on it without decoding again.
 	pixels *annotate.BGR
+	photo  bool // read from a photo of a screen (see findScreen)
 }
 
 // Tube is the geometry of one tube.
@@ -94,8 +96,11 @@ func Read(data []byte) (*Reading, error) {
 	if err != nil {
 		return nil, solver.Errorf(solver.CodeInternal, "preparing the image: %v", err)
 	}
-	base := Reading{Width: mat.Cols(), Height: mat.Rows(), pixels: bgrOf(mat)}
+	base := Reading{Width: mat.Cols(), Height: mat.Rows(), pixels: bgrOf(mat), photo: f.screen != nil}
 	r, err := f.read(base)
+	if err == nil && r.photo {
+		err = r.doubtPhoto()
+	}
 	if err != nil && solver.ErrorCode(err) != solver.CodeLowConfidence {
 		return nil, err
 	}
@@ -556,9 +561,8 @@ func (r *Reading) doubt(c float64, format string, args ...any) {
 
 // geometry records the tube and unit boxes in original image coordinates.
 func (f *frame) geometry(r *Reading, cols []column, counts []int, unit float64) {
-	s := f.scale
 	scale := func(x0, y0, x1, y1 float64) image.Rectangle {
-		return image.Rect(int(x0*s), int(y0*s), int(math.Ceil(x1*s)), int(math.Ceil(y1*s))).Intersect(image.Rect(0, 0, r.Width, r.Height))
+		return f.toImage(x0, y0, x1, y1).Intersect(image.Rect(0, 0, r.Width, r.Height))
 	}
 	r.Tubes = make([]Tube, len(cols))
 	for i, c := range cols {
@@ -747,6 +751,9 @@ func (r *Reading) checkClusters(means []lab, members [][]lab) {
 	if len(ds) > 0 && ds[0] < twinDE {
 		// Games never draw two colours this alike: the count rule split one colour.
 		r.doubt(twinConfidence, "two colours differ by only ΔE %.1f", ds[0])
+	}
+	if len(ds) > 0 {
+		r.doubtPhotoColours(ds[0])
 	}
 }
 
