@@ -447,6 +447,10 @@ func (f *frame) readUnits(r *Reading, l *tubeLayout, cols []column, counts []int
 	if holes := l.holes(); holes > 0 {
 		r.doubt(holeConfidence, "%d places at the rows' pitch hold no tube: a tube was missed, or something covers the board", holes)
 	}
+	if level.Colors() < 2 && !level.HasHidden() && !level.HasCurtains() {
+		// One colour is no puzzle to sort: bars, a map's path, a progress strip.
+		return solver.Errorf(solver.CodeNoPuzzle, "no water-sort level found: the tubes hold %d colour, a level has at least 2", level.Colors())
+	}
 	if level.Solved() && !level.HasHidden() && !level.HasCurtains() {
 		return solver.Errorf(solver.CodeNoPuzzle, "no puzzle to solve: the board shows a finished level (every tube empty or full of one colour)")
 	}

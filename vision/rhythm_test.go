@@ -34,3 +34,20 @@ func TestTopColourIsNotGlass(t *testing.T) {
 		}
 	}
 }
+
+// TestOneColourIsNoPuzzle: bars or a map's path can read as tubes of one colour; one colour
+// is nothing to sort, so the reader says no_puzzle (a level map was read as one before).
+func TestOneColourIsNoPuzzle(t *testing.T) {
+	level, err := solver.ParseCompact("4: red red red | red | | ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	scene, err := render.Render(level, render.Options{Theme: "light", Width: 540, Height: 1200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Read(scene.Data)
+	if solver.ErrorCode(err) != solver.CodeNoPuzzle {
+		t.Errorf("read %v, %v; want a no_puzzle error", r, err)
+	}
+}
