@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"image"
+	"image/jpeg"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/decant/decant/solver"
+	"github.com/decant/decant/vision/render"
 )
 
 const pngSig = "\x89PNG\r\n\x1a\n"
@@ -393,4 +396,30 @@ func mustJSON(v any) json.RawMessage {
 		panic(err)
 	}
 	return b
+}
+
+// TestThumbFollowsEXIF: a phone photo stored sideways with an EXIF orientation is read upright
+// (the reading's boxes are in upright pixels), so its thumbnail must be turned upright too.
+func TestThumbFollowsEXIF(t *testing.T) {
+	img := image.NewRGBA(image.Rect(0, 0, 400, 200)) // stored landscape, shown portrait
+	var buf bytes.Buffer
+	if err := jpeg.Encode(&buf, img, nil); err != nil {
+		t.Fatal(err)
+	}
+	data := render.WithOrientation(buf.Bytes(), 6) // rotate 90° clockwise to show
+	dir := t.TempDir()
+	l := &Line{SHA256: strings.Repeat("ab", 32), Status: "ok"}
+	writeThumb(dir, data, l)
+	f, err := os.Open(filepath.Join(dir, filepath.FromSlash(thumbName(l.SHA256))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	cfg, _, err := image.DecodeConfig(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Width >= cfg.Height {
+		t.Errorf("thumbnail %d×%d, want it upright (portrait) as EXIF orientation 6 shows it", cfg.Width, cfg.Height)
+	}
 }

@@ -22,6 +22,7 @@ import (
 	_ "golang.org/x/image/webp"
 
 	"github.com/decant/decant/solver"
+	"github.com/disintegration/imaging"
 )
 
 // ThumbWidth is the width of the review sheet's thumbnails in pixels.
@@ -53,7 +54,8 @@ func writeThumb(dir string, data []byte, l *Line) {
 	if err != nil || cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width*cfg.Height > 25_000_000 {
 		return
 	}
-	src, _, err := image.Decode(bytes.NewReader(data))
+	// The reading's boxes are in the upright picture's pixels: turn it as its EXIF says.
+	src, err := imaging.Decode(bytes.NewReader(data), imaging.AutoOrientation(true))
 	if err != nil {
 		return
 	}
