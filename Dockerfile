@@ -7,9 +7,11 @@ WORKDIR /src
 COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
-# decant solves level files without OpenCV and hands images to decant-vision beside it.
+# decant solves level files without OpenCV and hands images to decant-vision beside it, and
+# labelling from or to buckets to decant-label (the only build with the bucket drivers).
 RUN CGO_ENABLED=0 go build -trimpath -tags novision -o /out/decant ./cmd/decant \
- && go build -trimpath -o /out/decant-vision ./cmd/decant
+ && go build -trimpath -tags nobuckets -o /out/decant-vision ./cmd/decant \
+ && go build -trimpath -o /out/decant-label ./cmd/decant
 
 # Runtime: only the OpenCV libraries decant-vision links (objdump -p decant-vision | grep NEEDED).
 FROM debian:bookworm-slim
@@ -21,7 +23,7 @@ RUN apt-get update \
       ca-certificates \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --uid 10001 --no-create-home decant
-COPY --from=build /out/decant /out/decant-vision /usr/local/bin/
+COPY --from=build /out/decant /out/decant-vision /out/decant-label /usr/local/bin/
 USER decant
 # The service's memory budget in MiB (uploads in flight, decoded screenshots, searches: work is
 # admitted against it) and the Go heap's limit, as "decant serve" would set it: three quarters

@@ -1,4 +1,4 @@
-//go:build !novision
+//go:build !novision && !nobuckets
 
 package main
 

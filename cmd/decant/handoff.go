@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"syscall"
 )
 
@@ -17,7 +19,8 @@ import (
 // images: read, label, render, serve, and solve given a screenshot, standard input or
 // --annotate.
 
-// handoff execs decant-vision when args need images; it returns only when they do not (nil),
+// handoff execs decant-vision when args need images (decant-label when they label from or to a
+// bucket); it returns only when they do not (nil),
 // or with the error that stopped the handoff.
 func handoff(args []string) error {
 	if !needsVision(args) {
@@ -27,13 +30,23 @@ func handoff(args []string) error {
 	if err != nil {
 		return errNoVision()
 	}
-	full := filepath.Join(filepath.Dir(self), visionBinary)
+	name, missing := visionBinary, errNoVision
+	if needsBuckets(args) {
+		name, missing = labelBinary, errNoBuckets
+	}
+	full := filepath.Join(filepath.Dir(self), name)
 	if _, err := os.Stat(full); err != nil {
-		return errNoVision()
+		return missing()
 	}
 	// Exec replaces this process: signals, standard streams and the exit code are the full
 	// build's own.
 	return syscall.Exec(full, append([]string{"decant"}, args...), os.Environ())
+}
+
+// needsBuckets reports whether a command line labels from or to a bucket: label with an
+// argument that is a URL (s3://, gs://, azblob://, file://), which only decant-label can open.
+func needsBuckets(args []string) bool {
+	return len(args) > 1 && args[0] == "label" && slices.ContainsFunc(args[1:], func(a string) bool { return strings.Contains(a, "://") })
 }
 
 // needsVision reports whether a command line needs the full build. Anything it cannot parse

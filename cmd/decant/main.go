@@ -31,6 +31,11 @@ func main() {
 // which hands it every command that needs images (handoff.go).
 const visionBinary = "decant-vision"
 
+// labelBinary is the full build with the bucket drivers (s3://, gs://, azblob://, file://)
+// linked: decant hands it `label` when a bucket URL is among its arguments, so that no other
+// command pays for the drivers' start-up (decant-vision is built with the nobuckets tag).
+const labelBinary = "decant-label"
+
 // Exit codes, listed by "decant help".
 const (
 	exitOK         = 0

@@ -37,7 +37,7 @@ func buildBinaries(t *testing.T) string {
 		cgo  string
 	}{
 		{"decant", []string{"-tags", "novision", "."}, "0"},
-		{visionBinary, []string{"."}, "1"},
+		{visionBinary, []string{"-tags", "nobuckets", "."}, "1"}, // as .ci/run and the Dockerfile build it
 		{"puresolve", []string{"./testdata/puresolve"}, "0"},
 	} {
 		cmd := exec.Command("go", append([]string{"build", "-o", filepath.Join(dir, b.out)}, b.args...)...)
@@ -113,6 +113,37 @@ func TestNovisionBuild(t *testing.T) {
 	}
 	if _, stderr, code := runBinary(t, alone, "solve", shot); code != exitError || !strings.Contains(stderr, visionBinary) {
 		t.Fatalf("alone, solve %s: exit %d, stderr %q; want exit 1 naming %s", shot, code, stderr, visionBinary)
+	}
+	if _, stderr, code := runBinary(t, alone, "label", "s3://bucket/shots/"); code != exitError || !strings.Contains(stderr, labelBinary) {
+		t.Fatalf("alone, label s3://: exit %d, stderr %q; want exit 1 naming %s", code, stderr, labelBinary)
+	}
+}
+
+// TestBucketHandoff checks that only label with a bucket URL goes to decant-label, the one
+// build that links the bucket drivers, and that decant-vision, built without them, names it.
+func TestBucketHandoff(t *testing.T) {
+	dir := buildBinaries(t)
+	lite, full := filepath.Join(dir, "decant"), filepath.Join(dir, visionBinary)
+	// A stand-in decant-label that says it ran: the handoff replaces the process with it.
+	if err := os.WriteFile(filepath.Join(dir, labelBinary), []byte("#!/bin/sh\necho decant-label ran: \"$@\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"label", "s3://bucket/shots/", "--out", "labels.jsonl"},
+		{"label", "--out", "gs://bucket/labels/", "shots"},
+		{"label", "--merge", "file:///tmp/a.jsonl", "b.jsonl"},
+	} {
+		out, stderr, code := runBinary(t, lite, args...)
+		if code != 0 || !strings.Contains(out, "decant-label ran: label") {
+			t.Errorf("decant %v: exit %d, out %q, stderr %q; want it handed to %s", args, code, out, stderr, labelBinary)
+		}
+	}
+	// Without a URL, label stays with decant-vision (which reports the missing folder).
+	if out, _, _ := runBinary(t, lite, "label", filepath.Join(t.TempDir(), "missing")); strings.Contains(out, "decant-label ran") {
+		t.Errorf("label of a folder went to %s", labelBinary)
+	}
+	if _, stderr, code := runBinary(t, full, "label", "s3://bucket/shots/"); code != exitError || !strings.Contains(stderr, labelBinary) {
+		t.Errorf("decant-vision label s3://: exit %d, stderr %q; want exit 1 naming %s", code, stderr, labelBinary)
 	}
 }
 

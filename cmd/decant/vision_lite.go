@@ -43,3 +43,8 @@ func (visionOnly) Run(context.Context, *env, []string) error { return errNoVisio
 func errNoVision() error {
 	return solver.Errorf(solver.CodeInvalidArgument, "this decant solves level files only: images need %s installed beside it", visionBinary)
 }
+
+// errNoBuckets is the error for labelling with a bucket URL when decant-label is missing.
+func errNoBuckets() error {
+	return solver.Errorf(solver.CodeInvalidArgument, "labelling from or to a bucket needs %s installed beside decant", labelBinary)
+}
