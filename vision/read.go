@@ -455,7 +455,7 @@ func (f *frame) readUnits(r *Reading, l *tubeLayout, cols []column, counts []int
 		return solver.Errorf(solver.CodeNoPuzzle, "no puzzle to solve: the board shows a finished level (every tube empty or full of one colour)")
 	}
 	if r.Confidence < LowConfidence {
-		return solver.Errorf(solver.CodeLowConfidence, "low confidence (%.2f): %s", r.Confidence, r.worst)
+		return r.lowConfidence()
 	}
 	return nil
 }
@@ -549,6 +549,12 @@ func fitCapacity(capacity, total int, cols []column, unit float64) int {
 		}
 	}
 	return capacity
+}
+
+// lowConfidence is the error that refuses the reading for its confidence, naming its
+// strongest doubt.
+func (r *Reading) lowConfidence() error {
+	return solver.Errorf(solver.CodeLowConfidence, "low confidence (%.2f): %s", r.Confidence, r.worst)
 }
 
 // doubt records a reason to doubt the reading: alone, it would leave confidence c. Independent

@@ -531,7 +531,7 @@ func (r *Reading) doubtPhoto() error {
 	}
 	r.doubt(photoUnconfirmedConfidence, "a photo of a screen, with %d hidden units and %d covered tubes: the colour counts cannot confirm its colours", hidden, covered)
 	if r.Confidence < LowConfidence {
-		return solver.Errorf(solver.CodeLowConfidence, "low confidence (%.2f): %s", r.Confidence, r.worst)
+		return r.lowConfidence()
 	}
 	return nil
 }
