@@ -338,21 +338,16 @@ func (f *frame) readLayout(l *tubeLayout, r *Reading, out *[]column) error {
 		return solver.Errorf(solver.CodeNoPuzzle, "no water-sort level found: %d tube-shaped outlines, more than a level has (%d)", len(boxes), maxScreenTubes)
 	}
 	cols := make([]column, len(boxes))
-	filled := 0
 	for i, b := range boxes {
 		if c, ok := lanterns[b]; ok {
 			cols[i] = column{box: b, curtain: true, lantern: c}
 			continue
 		}
 		cols[i] = f.readColumn(b, room(boxes, b))
-		if !cols[i].empty() {
-			filled++
-		}
 	}
 	f.dropGlassTops(cols)
-	filled = countFunc(cols, func(c column) bool { return !c.empty() })
 	*out = cols
-	if filled == 0 {
+	if !slices.ContainsFunc(cols, func(c column) bool { return !c.empty() }) {
 		return solver.Errorf(solver.CodeNoPuzzle, "no water-sort level found: %d tube-shaped outlines but no liquid in any", len(boxes))
 	}
 	unit, misfit := unitHeight(cols)
