@@ -203,8 +203,11 @@ func hiddenLooks(samples []unitSample, counts []int, capacity int) [][]unitSampl
 		colors[i] = s.color
 	}
 	labels := clusterUnits(colors, len(colors), 0, looseDE)
-	groups := map[int][]int{}
+	var groups [][]int // by label, so that proposals of one size keep a fixed order
 	for i, g := range labels {
+		for len(groups) <= g {
+			groups = append(groups, nil)
+		}
 		groups[g] = append(groups[g], i)
 	}
 	mean := func(m []int) lab {
@@ -216,8 +219,7 @@ func hiddenLooks(samples []unitSample, counts []int, capacity int) [][]unitSampl
 	}
 	// Hidden boxes are drawn alike: every one within hiddenTightDE of their mean. A group
 	// looser than that holds a colour besides, or is one.
-	tight := func(m []int) bool {
-		c := mean(m)
+	tight := func(m []int, c lab) bool {
 		return !slices.ContainsFunc(m, func(i int) bool { return deltaE(colors[i], c) > hiddenTightDE })
 	}
 	// A colour has capacity units at most: a look on more is the hidden units'. On fewer, the
@@ -234,10 +236,14 @@ func hiddenLooks(samples []unitSample, counts []int, capacity int) [][]unitSampl
 	}
 	var cands [][]int
 	for _, m := range groups {
-		if len(m) < 2 || slices.ContainsFunc(m, func(i int) bool { return top[i] }) || !tight(m) {
+		if len(m) < 2 || slices.ContainsFunc(m, func(i int) bool { return top[i] }) {
 			continue
 		}
-		if len(m) > capacity || (mean(m).Chroma() < hiddenLookChroma && !slices.ContainsFunc(m, func(i int) bool { return !prefix(i) })) {
+		look := mean(m)
+		if !tight(m, look) {
+			continue
+		}
+		if len(m) > capacity || (look.Chroma() < hiddenLookChroma && !slices.ContainsFunc(m, func(i int) bool { return !prefix(i) })) {
 			cands = append(cands, m)
 		}
 	}

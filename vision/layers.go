@@ -72,6 +72,22 @@ func median(v []float64) float64 {
 	return v[len(v)/2]
 }
 
+// medianOf is the per-channel median of colours (cs not empty).
+func medianOf(cs []lab) lab {
+	ls, as, bs := make([]float64, len(cs)), make([]float64, len(cs)), make([]float64, len(cs))
+	for i, c := range cs {
+		ls[i], as[i], bs[i] = c.L, c.A, c.B
+	}
+	return lab{L: median(ls), A: median(as), B: median(bs)}
+}
+
+// centreStrip is the middle of box b's width between rows y0 and y1: the tube's centre line,
+// clear of its walls and the highlights along them.
+func centreStrip(b image.Rectangle, y0, y1 int) image.Rectangle {
+	w := b.Dx()
+	return image.Rect(b.Min.X+w*3/10, y0, b.Max.X-w*3/10, y1)
+}
+
 // profile returns, for each row of the tube's box, the median colour of its centre strip and
 // of the background just outside the tube.
 //
@@ -80,7 +96,7 @@ func median(v []float64) float64 {
 func (f *frame) profile(b image.Rectangle, room [2]int) (in, out []lab) {
 	w := b.Dx()
 	for y := b.Min.Y; y < b.Max.Y; y++ {
-		c, _ := f.medianLab(image.Rect(b.Min.X+w*3/10, y, b.Max.X-w*3/10, y+1))
+		c, _ := f.medianLab(centreStrip(b, y, y+1))
 		in = append(in, c)
 		near := max(1, w/20)
 		farL, farR := min(w/5, room[0]-1), min(w/5, room[1]-1)
@@ -274,8 +290,7 @@ const (
 // that profile matches itself closely and divides the run into whole units. It returns 0 for a
 // run that is not dark and neutral or shows no such rhythm.
 func (f *frame) glyphs(b image.Rectangle, y0, y1 int) int {
-	w := b.Dx()
-	strip := f.clip(image.Rect(b.Min.X+w*3/10, y0, b.Max.X-w*3/10, y1))
+	strip := f.clip(centreStrip(b, y0, y1))
 	run, ok := f.medianLab(strip)
 	if !ok || run.Chroma() >= hiddenMaxChroma || run.L >= hiddenMaxL || strip.Dy() < 8 {
 		return 0

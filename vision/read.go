@@ -374,10 +374,12 @@ func (f *frame) readLayout(l *tubeLayout, r *Reading, out *[]column) error {
 	if w := r.Tubes[0].Box.Dx(); w < minTubeWidth {
 		r.doubt(tooSmallConfidence, "the tubes are %d pixels wide: too small to read reliably (at least %d)", w, minTubeWidth)
 	}
+	u := layoutUnits{layout: l, cols: cols, counts: counts, capacity: capacity, unit: unit}
+	u.glass, u.hasGlass = f.emptyGlass(cols)
 	read := func(samples []unitSample) (Reading, error) {
 		rr := *r
 		rr.Reasons = slices.Clone(r.Reasons)
-		err := f.readUnits(&rr, l, cols, counts, samples, capacity, unit)
+		err := f.readUnits(&rr, u, samples)
 		return rr, err
 	}
 	got, err := read(samples)
@@ -401,18 +403,31 @@ func (f *frame) readLayout(l *tubeLayout, r *Reading, out *[]column) error {
 	return err
 }
 
+// layoutUnits is what readLayout found in a layout's columns, the same for every reading of
+// their units it tries: the columns, their unit counts, the capacity they fit and the unit
+// height, and the inside of an empty tube when one shows it.
+type layoutUnits struct {
+	layout   *tubeLayout
+	cols     []column
+	counts   []int
+	capacity int
+	unit     float64
+	glass    lab
+	hasGlass bool
+}
+
 // readUnits reads the sampled units as a level and checks it against the rules.
-func (f *frame) readUnits(r *Reading, l *tubeLayout, cols []column, counts []int, samples []unitSample, capacity int, unit float64) error {
+func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample) error {
+	cols, counts, capacity := u.cols, u.counts, u.capacity
 	if slices.ContainsFunc(samples, func(s unitSample) bool { return s.hidden }) {
 		// Hidden units make counting unreliable: a level may show no full tube at all. The
 		// tubes' height says how much they hold. (Curtains alone do not raise it: the tubes
 		// beside them show the capacity, and a tall tube's headroom would add a unit.)
-		capacity = max(capacity, heightCapacity(cols, unit))
+		capacity = max(capacity, heightCapacity(cols, u.unit))
 	}
 	if capacity < 2 {
 		r.doubt(brokenConfidence, "no tube holds more than one layer")
 	}
-	glass, hasGlass := f.emptyGlass(cols)
 	tubes, means, err := r.colors(cols, counts, samples, capacity)
 	if err != nil {
 		return err
@@ -422,10 +437,10 @@ func (f *frame) readUnits(r *Reading, l *tubeLayout, cols []column, counts []int
 		err = level.Validate()
 	}
 	r.Level = level
-	if hasGlass {
+	if u.hasGlass {
 		// A colour that looks like an empty tube's inside is likely glass read as liquid. (A
 		// single unit near it, in a colour that is not, is only a unit in the glare.)
-		if n := countFunc(means, func(m lab) bool { return deltaE(m, glass) < glassDE }); n > 0 {
+		if n := countFunc(means, func(m lab) bool { return deltaE(m, u.glass) < glassDE }); n > 0 {
 			r.doubt(glassConfidence, "%d colours look like an empty tube's glass", n)
 		}
 	}
@@ -439,7 +454,7 @@ func (f *frame) readUnits(r *Reading, l *tubeLayout, cols []column, counts []int
 	if i, why := hiddenOutOfPlace(tubes); i >= 0 {
 		r.doubt(brokenConfidence, "tube %d: %s", i+1, why)
 	}
-	if holes := l.holes(); holes > 0 {
+	if holes := u.layout.holes(); holes > 0 {
 		r.doubt(holeConfidence, "%d places at the rows' pitch hold no tube: a tube was missed, or something covers the board", holes)
 	}
 	if level.Colors() < 2 && !level.HasHidden() && !level.HasCurtains() {
@@ -925,19 +940,18 @@ func widestGroup(colors []lab, labels []int) float64 {
 // emptyGlass is the median colour inside the empty tubes (the middle of the box, inset from the
 // walls): what a tube with no liquid looks like. It reports false when no tube is empty.
 func (f *frame) emptyGlass(cols []column) (lab, bool) {
-	var ls, as, bs []float64
+	var insides []lab
 	for _, c := range cols {
 		if !c.empty() || c.curtain {
 			continue
 		}
 		b := c.box
-		m, ok := f.medianLab(image.Rect(b.Min.X+b.Dx()/4, b.Min.Y+b.Dy()*3/10, b.Max.X-b.Dx()/4, b.Min.Y+b.Dy()*8/10))
-		if ok {
-			ls, as, bs = append(ls, m.L), append(as, m.A), append(bs, m.B)
+		if m, ok := f.medianLab(image.Rect(b.Min.X+b.Dx()/4, b.Min.Y+b.Dy()*3/10, b.Max.X-b.Dx()/4, b.Min.Y+b.Dy()*8/10)); ok {
+			insides = append(insides, m)
 		}
 	}
-	if len(ls) == 0 {
+	if len(insides) == 0 {
 		return lab{}, false
 	}
-	return lab{L: median(ls), A: median(as), B: median(bs)}, true
+	return medianOf(insides), true
 }

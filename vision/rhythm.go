@@ -120,7 +120,7 @@ func medianWidth(bs []image.Rectangle) int {
 // tubes show, or that most tubes' top layers share, is glass, and the liquid ends below it.
 func (f *frame) dropGlassTops(cols []column) {
 	tops := make([]lab, len(cols))
-	var ls, as, bs []float64
+	var sampled []lab
 	for i, c := range cols {
 		if c.curtain || c.empty() {
 			continue
@@ -129,15 +129,14 @@ func (f *frame) dropGlassTops(cols []column) {
 		if n := len(c.bounds); n > 0 {
 			below = c.bounds[n-1]
 		}
-		w := c.box.Dx()
-		m, ok := f.medianLab(image.Rect(c.box.Min.X+w*3/10, c.top, c.box.Max.X-w*3/10, below))
+		m, ok := f.medianLab(centreStrip(c.box, c.top, below))
 		if !ok {
 			continue
 		}
 		tops[i] = m
-		ls, as, bs = append(ls, m.L), append(as, m.A), append(bs, m.B)
+		sampled = append(sampled, m)
 	}
-	if len(ls) < 3 {
+	if len(sampled) < 3 {
 		return
 	}
 	// The glass as the empty tubes show it, as the headroom shows it, and as the top layer
@@ -150,7 +149,7 @@ func (f *frame) dropGlassTops(cols []column) {
 		glasses = append(glasses, g)
 	}
 	seen := len(glasses) // glass seen directly, in empty tubes or headroom
-	shared := lab{L: median(ls), A: median(as), B: median(bs)}
+	shared := medianOf(sampled)
 	// Glass read as liquid reaches up to the tube's top; a liquid's top layer, with the empty
 	// glass above it, stops short of it.
 	n := 0
@@ -159,7 +158,7 @@ func (f *frame) dropGlassTops(cols []column) {
 			n++
 		}
 	}
-	if float64(n) >= glassTopShare*float64(len(ls)) {
+	if float64(n) >= glassTopShare*float64(len(sampled)) {
 		glasses = append(glasses, shared)
 	}
 	isGlass := func(c lab, whole bool) bool {
@@ -214,23 +213,18 @@ func (f *frame) headroomGlass(cols []column) (lab, bool) {
 		return lab{}, false
 	}
 	var bands []lab
-	var ls, as, bs []float64
 	for _, c := range cols {
 		if c.curtain {
 			continue
 		}
-		b, w := c.box, c.box.Dx()
-		m, ok := f.medianLab(image.Rect(b.Min.X+w*3/10, b.Min.Y+y0, b.Max.X-w*3/10, b.Min.Y+y1))
-		if !ok {
-			continue
+		if m, ok := f.medianLab(centreStrip(c.box, c.box.Min.Y+y0, c.box.Min.Y+y1)); ok {
+			bands = append(bands, m)
 		}
-		bands = append(bands, m)
-		ls, as, bs = append(ls, m.L), append(as, m.A), append(bs, m.B)
 	}
 	if len(bands) < 3 {
 		return lab{}, false
 	}
-	glass := lab{L: median(ls), A: median(as), B: median(bs)}
+	glass := medianOf(bands)
 	n := countFunc(bands, func(m lab) bool { return deltaE(m, glass) < glassDE })
 	return glass, float64(n) >= glassTopShare*float64(len(bands))
 }
