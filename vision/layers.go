@@ -348,6 +348,7 @@ const (
 // scores nearly as well as the best. It returns the unit and the share of evidence it misfits.
 func unitHeight(cols []column) (unit, misfit float64) {
 	var gaps, heights []float64
+	var runs []glyphRun
 	for _, c := range cols {
 		if c.empty() {
 			continue
@@ -358,11 +359,7 @@ func unitHeight(cols []column) (unit, misfit float64) {
 			prev = y
 		}
 		heights = append(heights, float64(c.bottom-c.top))
-		for _, g := range c.glyphGaps {
-			for range g.n {
-				gaps = append(gaps, g.height/float64(g.n))
-			}
-		}
+		runs = append(runs, c.glyphGaps...)
 	}
 	if len(heights) == 0 {
 		return 0, 1
@@ -376,11 +373,20 @@ func unitHeight(cols []column) (unit, misfit float64) {
 		e := h/u - n
 		return n >= 1 && n <= solver.MaxCapacity && e >= -shortTop && e < tallTop
 	}
+	fitsRun := func(g glyphRun, u float64) bool {
+		return fitsGap(g.height, u) && math.Round(g.height/u) == float64(g.n)
+	}
 	score := func(u float64) float64 {
 		s := 0.0
 		for _, g := range gaps {
 			if fitsGap(g, u) {
 				s++
+			}
+		}
+		// A run of counted glyphs says how many units it holds: it fits only that many.
+		for _, g := range runs {
+			if fitsRun(g, u) {
+				s += float64(g.n)
 			}
 		}
 		for _, h := range heights {
@@ -393,7 +399,13 @@ func unitHeight(cols []column) (unit, misfit float64) {
 	type cand struct{ u, score float64 }
 	var cands []cand
 	bestScore := 0.0
-	for _, v := range append(slices.Clone(gaps), heights...) {
+	whole := float64(len(gaps) + 2*len(heights))
+	values := append(slices.Clone(gaps), heights...)
+	for _, g := range runs {
+		whole += float64(g.n)
+		values = append(values, g.height)
+	}
+	for _, v := range values {
 		for k := 1.0; k <= solver.MaxCapacity; k++ {
 			c := cand{v / k, score(v / k)}
 			cands = append(cands, c)
@@ -412,6 +424,11 @@ func unitHeight(cols []column) (unit, misfit float64) {
 			sum, units = sum+g, units+math.Round(g/unit)
 		}
 	}
+	for _, g := range runs {
+		if fitsRun(g, unit) {
+			sum, units = sum+g.height, units+float64(g.n)
+		}
+	}
 	if units < 2 {
 		for _, h := range heights {
 			if fitsHeight(h, unit) {
@@ -422,7 +439,7 @@ func unitHeight(cols []column) (unit, misfit float64) {
 	if units > 0 {
 		unit = sum / units
 	}
-	return unit, 1 - score(unit)/float64(len(gaps)+2*len(heights))
+	return unit, 1 - score(unit)/whole
 }
 
 // Unit fitting. A gap between colour changes fits a unit when it is within gapFit of a whole

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/decant/decant/solver"
 	"github.com/decant/decant/vision/annotate"
@@ -70,6 +71,9 @@ const (
 	lanternDE     = 20
 	headroomSlack = 0.2
 )
+
+// minReadCapacity is the fewest units a tube is read to hold (see readUnits).
+const minReadCapacity = 3
 
 // minTubeWidth is the narrowest tube, in the image's pixels, read with confidence.
 const minTubeWidth = 20
@@ -211,13 +215,19 @@ func (f *frame) read(base Reading) (*Reading, error) {
 	for _, l := range f.layouts(cands) {
 		// A layout completed at its rows' pitch is tried first: between readings that explain
 		// the same liquid equally well, the one with every tube of the rows wins.
+		var first []*hypothesis
 		if c, ok := f.completeRows(l, cands); ok {
-			hs = append(hs, f.interpret(c, base))
+			first = append(first, f.interpret(c, base))
 		}
-		h := f.interpret(l, base)
-		hs = append(hs, h)
-		if v, ok := f.withoutGapBoxes(h, cands); ok {
-			hs = append(hs, f.interpret(v, base))
+		first = append(first, f.interpret(l, base))
+		for _, h := range first {
+			hs = append(hs, h)
+			if v, ok := f.withoutGapBoxes(h, cands); ok {
+				hs = append(hs, f.interpret(v, base))
+			}
+			if v, ok := f.withoutStrayRows(h, cands); ok {
+				hs = append(hs, f.interpret(v, base))
+			}
 		}
 	}
 	if len(hs) == 0 {
@@ -309,6 +319,46 @@ func (f *frame) withoutGapBoxes(h *hypothesis, cands []image.Rectangle) (tubeLay
 		return tubeLayout{}, false
 	}
 	return f.withCurtains(h.cue+", boxes between tubes left out", rows, cands), true
+}
+
+// withoutStrayRows is the layout less its rows of empty boxes that stand beside the board:
+// a row with no liquid, a box of which is centred outside the span of the rows holding liquid
+// (widened by half a tube on each side). A doodle or a button at the screen's edge, alone in its
+// row, reads as an empty tube; a row of empty tubes under the board stands within its span.
+// It reports false when there are none.
+func (f *frame) withoutStrayRows(h *hypothesis, cands []image.Rectangle) (tubeLayout, bool) {
+	if h.cols == nil {
+		return tubeLayout{}, false
+	}
+	wet := map[image.Rectangle]bool{}
+	for _, c := range h.cols {
+		if !c.empty() || c.curtain {
+			wet[c.box] = true
+		}
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, row := range h.rows {
+		if slices.ContainsFunc(row, func(b image.Rectangle) bool { return wet[b] }) {
+			half := float64(medianWidth(row)) / 2
+			lo = min(lo, centreX(row[0])-half)
+			hi = max(hi, centreX(row[len(row)-1])+half)
+		}
+	}
+	if lo > hi {
+		return tubeLayout{}, false
+	}
+	var rows [][]image.Rectangle
+	for _, row := range h.rows {
+		dry := !slices.ContainsFunc(row, func(b image.Rectangle) bool { return wet[b] })
+		beside := slices.ContainsFunc(row, func(b image.Rectangle) bool { return centreX(b) < lo || centreX(b) > hi })
+		if !dry || !beside {
+			rows = append(rows, slices.Clone(row))
+		}
+	}
+	if len(rows) == len(h.rows) {
+		return tubeLayout{}, false
+	}
+	return f.withCurtains(h.cue+", rows beside the board left out", rows, cands), true
 }
 
 // interpret reads one layout: each tube's liquid, the unit height, the units and their
@@ -425,8 +475,14 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample) error
 		// beside them show the capacity, and a tall tube's headroom would add a unit.)
 		capacity = max(capacity, heightCapacity(cols, u.unit))
 	}
-	if capacity < 2 {
+	switch {
+	case capacity < 2:
 		r.doubt(brokenConfidence, "no tube holds more than one layer")
+	case capacity < minReadCapacity:
+		// Any reading keeps the rules with every unit split in two: the layers' heights
+		// cannot tell a tube of 2 from one of 4 whose colours lie in pairs, and games deal 3
+		// or more.
+		r.doubt(brokenConfidence, "tubes of %d units: each layer may be two units of a tube of %d", capacity, 2*capacity)
 	}
 	tubes, means, err := r.colors(cols, counts, samples, capacity)
 	if err != nil {
@@ -442,6 +498,9 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample) error
 		// single unit near it, in a colour that is not, is only a unit in the glare.)
 		if n := countFunc(means, func(m lab) bool { return deltaE(m, u.glass) < glassDE }); n > 0 {
 			r.doubt(glassConfidence, "%d colours look like an empty tube's glass", n)
+		}
+		if i := wholeGlassTube(tubes, samples, capacity, u.glass); i >= 0 {
+			r.doubt(glassConfidence, "tube %d is full of one colour near an empty tube's glass: it may be empty glass read as liquid", i+1)
 		}
 	}
 	if err != nil {
@@ -954,4 +1013,51 @@ func (f *frame) emptyGlass(cols []column) (lab, bool) {
 		return lab{}, false
 	}
 	return medianOf(insides), true
+}
+
+// wholeGlassDE is how near (CIEDE2000) an empty tube's inside the colour of a tube full of it
+// may be before the tube is doubted: glass over a varying background shifts more than a
+// liquid's colour, so a whole tube of glass reads further from the empty tubes' glass than a
+// unit does (glassDE).
+// Tinted glass over a lighter or darker background changes in lightness, not in hue:
+// the tube's colour must also lie within wholeGlassHue of the glass in a* and b* (a dark
+// brown liquid beside black glass is not doubted).
+const (
+	wholeGlassDE  = 16
+	wholeGlassHue = 8
+)
+
+// wholeGlassTube is the first tube that holds capacity units of one colour found in no other
+// tube, near the empty tubes' glass, or -1: an empty tube whose tinted glass was read as one
+// full colour.
+func wholeGlassTube(tubes [][]string, samples []unitSample, capacity int, glass lab) int {
+	tubeOf := map[string]int{}
+	for i, t := range tubes {
+		for _, u := range t {
+			if j, ok := tubeOf[u]; ok && j != i {
+				tubeOf[u] = -1
+			} else if !ok {
+				tubeOf[u] = i
+			}
+		}
+	}
+	si := 0
+	for i, t := range tubes {
+		start := si
+		if len(t) > 0 && strings.HasPrefix(t[0], solver.CurtainPrefix) {
+			continue
+		}
+		si += len(t)
+		if len(t) != capacity || t[0] == "?" || tubeOf[t[0]] != i {
+			continue
+		}
+		colours := make([]lab, 0, len(t))
+		for _, s := range samples[start:si] {
+			colours = append(colours, s.color)
+		}
+		if m := meanLab(colours); deltaE(m, glass) < wholeGlassDE && math.Hypot(m.A-glass.A, m.B-glass.B) < wholeGlassHue {
+			return i
+		}
+	}
+	return -1
 }

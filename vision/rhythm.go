@@ -148,31 +148,45 @@ func (f *frame) dropGlassTops(cols []column) {
 	if g, ok := f.headroomGlass(cols); ok {
 		glasses = append(glasses, g)
 	}
-	seen := len(glasses) // glass seen directly, in empty tubes or headroom
+	if g, ok := f.glassAbove(cols); ok {
+		glasses = append(glasses, g)
+	}
+	seen := len(glasses) // glass seen directly, in empty tubes, the headroom or above liquid
 	shared := medianOf(sampled)
 	// Glass read as liquid reaches up to the tube's top; a liquid's top layer, with the empty
 	// glass above it, stops short of it.
-	n := 0
+	reaches := func(c column) bool { return float64(c.top-c.box.Min.Y) <= glassReach*float64(c.box.Dy()) }
+	n, layered := 0, 0
 	for i, c := range cols {
-		if !c.curtain && !c.empty() && deltaE(tops[i], shared) < glassDE && float64(c.top-c.box.Min.Y) <= glassReach*float64(c.box.Dy()) {
+		if !c.curtain && !c.empty() && deltaE(tops[i], shared) < glassDE && reaches(c) {
 			n++
+			if len(c.bounds) > 0 {
+				layered++
+			}
 		}
 	}
+	sharedWhole := false
 	if float64(n) >= glassTopShare*float64(len(sampled)) {
 		glasses = append(glasses, shared)
+		// A tube that is one layer up to its top holds capacity units; were the shared top
+		// liquid, the tubes where it lies over other layers would add more of that colour
+		// than a level has. So with one such tube, a tube all of it is glass.
+		sharedWhole = layered > 0
 	}
-	isGlass := func(c lab, whole bool) bool {
+	isGlass := func(i int) bool {
 		// A tube that is all one colour is taken for an empty one only on glass seen
-		// directly: most tubes full of one colour each share no glass.
+		// directly, or on the shared top by the count above: most tubes full of one colour
+		// each share no glass.
+		c := cols[i]
 		gs := glasses
-		if whole {
+		if len(c.bounds) == 0 && !(sharedWhole && reaches(c)) {
 			gs = glasses[:seen]
 		}
-		return slices.ContainsFunc(gs, func(g lab) bool { return deltaE(c, g) < glassDE })
+		return slices.ContainsFunc(gs, func(g lab) bool { return deltaE(tops[i], g) < glassDE })
 	}
 	for i := range cols {
 		c := &cols[i]
-		if c.curtain || c.empty() || !isGlass(tops[i], len(c.bounds) == 0) {
+		if c.curtain || c.empty() || !isGlass(i) {
 			continue
 		}
 		if n := len(c.bounds); n > 0 {
@@ -232,3 +246,30 @@ func (f *frame) headroomGlass(cols []column) (lab, bool) {
 // headroomSkip is the share of the headroom, from the box's top, left out of its sample: the
 // outline and a rim or cork.
 const headroomSkip = 0.4
+
+// glassAbove is the glass as the tubes with room above their liquid show it: the middle of the
+// space between the tube's top and its liquid. It reports false unless at least two tubes have
+// that room and glassTopShare of them agree on its colour.
+func (f *frame) glassAbove(cols []column) (lab, bool) {
+	var above []lab
+	for _, c := range cols {
+		room := c.top - c.box.Min.Y
+		if c.curtain || c.empty() || float64(room) < glassRoom*float64(c.box.Dy()) {
+			continue
+		}
+		y0, y1 := c.box.Min.Y+int(headroomSkip*float64(room)), c.top-room/10
+		if m, ok := f.medianLab(centreStrip(c.box, y0, y1)); ok {
+			above = append(above, m)
+		}
+	}
+	if len(above) < 2 {
+		return lab{}, false
+	}
+	glass := medianOf(above)
+	n := countFunc(above, func(m lab) bool { return deltaE(m, glass) < glassDE })
+	return glass, float64(n) >= glassTopShare*float64(len(above))
+}
+
+// glassRoom is the share of a tube's height that must be empty above its liquid for the
+// space to be sampled as the glass.
+const glassRoom = 0.25

@@ -1,0 +1,38 @@
+package vision
+
+import (
+	"testing"
+
+	"github.com/decant/decant/vision/render"
+)
+
+// TestOnceSilentlyWrong reads random scenes that each once gave a wrong level with no error,
+// one per kind of mistake. Each must now read exactly, or be refused where the image allows
+// two readings that both keep the rules.
+func TestOnceSilentlyWrong(t *testing.T) {
+	for _, tc := range []struct {
+		seed  uint64
+		exact bool
+		kind  string
+	}{
+		{11000150, true, "an empty tube of tinted glass read as a full tube of one colour, beside tubes whose glass shows above their liquid"},
+		{11000412, true, "the same, where every other tube is full and the glass shows only as their top band"},
+		{13000354, true, "the same, where the glass band over two tubes' liquid reaches their tops"},
+		{11000387, false, "the same, where the glass shows only in another empty tube, a shade off over a blurred background: either reading keeps the rules"},
+		{13000359, true, "doodles at the screen's edge, alone in their rows, read as empty tubes"},
+		{13000406, true, "a mystery level's unit read 1.2 units tall, the five glyphs of each hidden run fitting four"},
+		{13000347, false, "tubes of 4 whose colours lie in pairs read as tubes of 2"},
+	} {
+		scene, err := render.Random(tc.seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Read(scene.Data)
+		switch {
+		case err == nil && r.Level.Canonical() != scene.Truth.Level.Canonical():
+			t.Errorf("seed %d (%s): silently wrong:\ngot  %s\nwant %s", tc.seed, tc.kind, r.Level.Compact(), scene.Truth.Level.Compact())
+		case err != nil && tc.exact:
+			t.Errorf("seed %d (%s): %v; want the level read exactly", tc.seed, tc.kind, err)
+		}
+	}
+}
