@@ -188,7 +188,9 @@ func assign(cost [][]float64) []int {
 // unit never shows on its tube's top (a top unit always shows its colour), and every hidden
 // unit looks alike; the count rule then decides whether the look is a colour or the hidden
 // units. Each proposal marks one tight group of alike units that never stands on a top; the
-// largest come first.
+// largest come first. A look in one tube only is no proposal (an empty tube's glass, a lid),
+// nor is a look on exactly the bottom unit of every tube that holds liquid (the glass of the
+// tubes' bottoms).
 func hiddenLooks(samples []unitSample, counts []int, capacity int) [][]unitSample {
 	top := map[int]bool{}
 	at := 0
@@ -222,17 +224,48 @@ func hiddenLooks(samples []unitSample, counts []int, capacity int) [][]unitSampl
 	tight := func(m []int, c lab) bool {
 		return !slices.ContainsFunc(m, func(i int) bool { return deltaE(colors[i], c) > hiddenTightDE })
 	}
-	// A colour has capacity units at most: a look on more is the hidden units'. On fewer, the
-	// look could be a colour that happens to show on no top, and taking it for the hidden
-	// units would always keep the count rule: it must then also look like a hidden box (nearly
-	// grey) and sit where hidden units do, at the bottom of its tubes under no visible unit.
+	// Hidden units sit where the games leave them, at the bottom of their tubes under no
+	// visible unit (a pour adds only units in view, on top). A colour has capacity units at
+	// most: a look on more is the hidden units'. On fewer, the look could be a colour that
+	// happens to show on no top, and taking it for the hidden units would always keep the
+	// count rule: it must then also look like a hidden box (nearly grey).
+	onTop := map[int]bool{} // labels of looks that show on a top: colours, never hidden
+	for i := range samples {
+		if top[i] {
+			onTop[labels[i]] = true
+		}
+	}
+	// prefix reports whether only hidden units can lie under unit i: units of its own look,
+	// or of another look on no top (hatched boxes sample as more than one look).
 	prefix := func(i int) bool {
 		for j := i - 1; j >= 0 && !top[j]; j-- {
-			if labels[j] != labels[i] {
+			if labels[j] != labels[i] && onTop[labels[j]] {
 				return false
 			}
 		}
 		return true
+	}
+	// bottoms reports whether the group is the bottom unit of every tube with liquid, and
+	// nothing else, in three tubes or more.
+	var firsts []int
+	at = 0
+	for _, n := range counts {
+		if n > 0 {
+			firsts = append(firsts, at)
+		}
+		at += n
+	}
+	tubeOf := make([]int, 0, len(samples))
+	for t, n := range counts {
+		for range n {
+			tubeOf = append(tubeOf, t)
+		}
+	}
+	oneTube := func(m []int) bool {
+		return !slices.ContainsFunc(m, func(i int) bool { return tubeOf[i] != tubeOf[m[0]] })
+	}
+	bottoms := func(m []int) bool {
+		return len(firsts) >= 3 && slices.Equal(slices.Sorted(slices.Values(m)), firsts)
 	}
 	var cands [][]int
 	for _, m := range groups {
@@ -240,10 +273,13 @@ func hiddenLooks(samples []unitSample, counts []int, capacity int) [][]unitSampl
 			continue
 		}
 		look := mean(m)
-		if !tight(m, look) {
+		if !tight(m, look) || oneTube(m) || bottoms(m) {
 			continue
 		}
-		if len(m) > capacity || (look.Chroma() < hiddenLookChroma && !slices.ContainsFunc(m, func(i int) bool { return !prefix(i) })) {
+		if slices.ContainsFunc(m, func(i int) bool { return !prefix(i) }) {
+			continue // hidden units lie under every visible unit of their tube
+		}
+		if len(m) > capacity || look.Chroma() < hiddenLookChroma {
 			cands = append(cands, m)
 		}
 	}

@@ -426,6 +426,10 @@ func (f *frame) readLayout(l *tubeLayout, r *Reading, out *[]column) error {
 	}
 	u := layoutUnits{layout: l, cols: cols, counts: counts, capacity: capacity, unit: unit}
 	u.glass, u.hasGlass = f.emptyGlass(cols)
+	u.glasses = f.bandsAbove(cols, glassBandRoom)
+	if u.hasGlass {
+		u.glasses = append(u.glasses, u.glass)
+	}
 	read := func(samples []unitSample) (Reading, error) {
 		rr := *r
 		rr.Reasons = slices.Clone(r.Reasons)
@@ -464,15 +468,18 @@ type layoutUnits struct {
 	unit     float64
 	glass    lab
 	hasGlass bool
+	glasses  []lab // the glass as each tube shows it: the empty tubes' inside, the room above liquid
 }
 
 // readUnits reads the sampled units as a level and checks it against the rules.
 func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample) error {
 	cols, counts, capacity := u.cols, u.counts, u.capacity
-	if slices.ContainsFunc(samples, func(s unitSample) bool { return s.hidden }) {
+	if slices.ContainsFunc(samples, func(s unitSample) bool { return s.hidden }) && !evenlyFilled(cols, counts) {
 		// Hidden units make counting unreliable: a level may show no full tube at all. The
 		// tubes' height says how much they hold. (Curtains alone do not raise it: the tubes
-		// beside them show the capacity, and a tall tube's headroom would add a unit.)
+		// beside them show the capacity, and a tall tube's headroom would add a unit. Nor
+		// do tubes all filled alike with no curtain: that is a level's start, every tube
+		// full, and the height above them is headroom.)
 		capacity = max(capacity, heightCapacity(cols, u.unit))
 	}
 	switch {
@@ -499,9 +506,9 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample) error
 		if n := countFunc(means, func(m lab) bool { return deltaE(m, u.glass) < glassDE }); n > 0 {
 			r.doubt(glassConfidence, "%d colours look like an empty tube's glass", n)
 		}
-		if i := wholeGlassTube(tubes, samples, capacity, u.glass); i >= 0 {
-			r.doubt(glassConfidence, "tube %d is full of one colour near an empty tube's glass: it may be empty glass read as liquid", i+1)
-		}
+	}
+	if i := wholeGlassTube(tubes, samples, capacity, u.glasses); i >= 0 {
+		r.doubt(glassConfidence, "tube %d is full of one colour near the glass that an empty tube or the room above a tube's liquid shows: it may be empty glass read as liquid", i+1)
 	}
 	if err != nil {
 		r.doubt(brokenConfidence, "%v", solver.ErrorMessage(err))
@@ -599,6 +606,24 @@ func heightCapacity(cols []column, unit float64) int {
 	}
 	slices.Sort(ratios)
 	return int(ratios[len(ratios)/2] - headroomSlack)
+}
+
+// evenlyFilled reports whether no tube is covered and every tube with liquid holds as many
+// units as the others.
+func evenlyFilled(cols []column, counts []int) bool {
+	n := 0
+	for i, c := range cols {
+		switch {
+		case c.curtain:
+			return false
+		case counts[i] == 0:
+		case n == 0:
+			n = counts[i]
+		case counts[i] != n:
+			return false
+		}
+	}
+	return n > 0
 }
 
 // fitCapacity settles the capacity: the smallest that the liquid heights fit, raised while the
@@ -1022,15 +1047,18 @@ func (f *frame) emptyGlass(cols []column) (lab, bool) {
 // Tinted glass over a lighter or darker background changes in lightness, not in hue:
 // the tube's colour must also lie within wholeGlassHue of the glass in a* and b* (a dark
 // brown liquid beside black glass is not doubted).
+// Glass tinted at tintedChroma or more keeps its tint over any background, so a whole tube in
+// that tint is doubted however light or dark the background behind the glass makes it.
 const (
 	wholeGlassDE  = 16
 	wholeGlassHue = 8
+	tintedChroma  = 12
 )
 
 // wholeGlassTube is the first tube that holds capacity units of one colour found in no other
-// tube, near the empty tubes' glass, or -1: an empty tube whose tinted glass was read as one
-// full colour.
-func wholeGlassTube(tubes [][]string, samples []unitSample, capacity int, glass lab) int {
+// tube, near one of the glasses, or -1: an empty tube whose tinted glass was read as one full
+// colour.
+func wholeGlassTube(tubes [][]string, samples []unitSample, capacity int, glasses []lab) int {
 	tubeOf := map[string]int{}
 	for i, t := range tubes {
 		for _, u := range t {
@@ -1055,7 +1083,10 @@ func wholeGlassTube(tubes [][]string, samples []unitSample, capacity int, glass 
 		for _, s := range samples[start:si] {
 			colours = append(colours, s.color)
 		}
-		if m := meanLab(colours); deltaE(m, glass) < wholeGlassDE && math.Hypot(m.A-glass.A, m.B-glass.B) < wholeGlassHue {
+		m := meanLab(colours)
+		if slices.ContainsFunc(glasses, func(g lab) bool {
+			return math.Hypot(m.A-g.A, m.B-g.B) < wholeGlassHue && (deltaE(m, g) < wholeGlassDE || g.Chroma() >= tintedChroma)
+		}) {
 			return i
 		}
 	}

@@ -141,16 +141,7 @@ func (f *frame) dropGlassTops(cols []column) {
 	}
 	// The glass as the empty tubes show it, as the headroom shows it, and as the top layer
 	// most tubes share (when most do).
-	var glasses []lab
-	if g, ok := f.emptyGlass(cols); ok {
-		glasses = append(glasses, g)
-	}
-	if g, ok := f.headroomGlass(cols); ok {
-		glasses = append(glasses, g)
-	}
-	if g, ok := f.glassAbove(cols); ok {
-		glasses = append(glasses, g)
-	}
+	glasses := f.glassSeen(cols)
 	seen := len(glasses) // glass seen directly, in empty tubes, the headroom or above liquid
 	shared := medianOf(sampled)
 	// Glass read as liquid reaches up to the tube's top; a liquid's top layer, with the empty
@@ -251,17 +242,7 @@ const headroomSkip = 0.4
 // space between the tube's top and its liquid. It reports false unless at least two tubes have
 // that room and glassTopShare of them agree on its colour.
 func (f *frame) glassAbove(cols []column) (lab, bool) {
-	var above []lab
-	for _, c := range cols {
-		room := c.top - c.box.Min.Y
-		if c.curtain || c.empty() || float64(room) < glassRoom*float64(c.box.Dy()) {
-			continue
-		}
-		y0, y1 := c.box.Min.Y+int(headroomSkip*float64(room)), c.top-room/10
-		if m, ok := f.medianLab(centreStrip(c.box, y0, y1)); ok {
-			above = append(above, m)
-		}
-	}
+	above := f.bandsAbove(cols, glassRoom)
 	if len(above) < 2 {
 		return lab{}, false
 	}
@@ -273,3 +254,39 @@ func (f *frame) glassAbove(cols []column) (lab, bool) {
 // glassRoom is the share of a tube's height that must be empty above its liquid for the
 // space to be sampled as the glass.
 const glassRoom = 0.25
+
+// glassSeen is the glass as the tubes show it directly: inside the empty tubes, in the
+// headroom, above the liquid. It is empty when none shows it.
+func (f *frame) glassSeen(cols []column) []lab {
+	var out []lab
+	for _, find := range []func([]column) (lab, bool){f.emptyGlass, f.headroomGlass, f.glassAbove} {
+		if g, ok := find(cols); ok {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// bandsAbove is the glass as each tube with room above its liquid shows it, minRoom of its
+// height or more: the middle of the band between the tube's top and its liquid.
+func (f *frame) bandsAbove(cols []column, minRoom float64) []lab {
+	var out []lab
+	for _, c := range cols {
+		room := c.top - c.box.Min.Y
+		if c.curtain || c.empty() || float64(room) < minRoom*float64(c.box.Dy()) {
+			continue
+		}
+		y0, y1 := c.box.Min.Y+int(headroomSkip*float64(room)), c.top-room/10
+		if y1-y0 < 2 {
+			continue
+		}
+		if m, ok := f.medianLab(centreStrip(c.box, y0, y1)); ok {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// glassBandRoom is the least room above a tube's liquid, as a share of its height, at which
+// a whole tube is compared with the glass there (wholeGlassTube).
+const glassBandRoom = 0.08

@@ -19,9 +19,14 @@ func TestOnceSilentlyWrong(t *testing.T) {
 		{11000412, true, "the same, where every other tube is full and the glass shows only as their top band"},
 		{13000354, true, "the same, where the glass band over two tubes' liquid reaches their tops"},
 		{11000387, false, "the same, where the glass shows only in another empty tube, a shade off over a blurred background: either reading keeps the rules"},
+		{15000571, false, "the same, the glass seen only in the room above four tubes' liquid, lighter there over a glow"},
 		{13000359, true, "doodles at the screen's edge, alone in their rows, read as empty tubes"},
 		{13000406, true, "a mystery level's unit read 1.2 units tall, the five glyphs of each hidden run fitting four"},
 		{13000347, false, "tubes of 4 whose colours lie in pairs read as tubes of 2"},
+		{1000035, true, "a mystery level's capacity raised by one for the headroom above tubes all filled alike"},
+		{15000317, false, "the glass at each tube's bottom taken for one hidden unit in every tube"},
+		{13000394, false, "a lid over one tube taken for hidden units told by the rules alone"},
+		{15000573, false, "units amid the liquid taken for hidden units told by the rules alone"},
 	} {
 		scene, err := render.Random(tc.seed)
 		if err != nil {
