@@ -430,18 +430,18 @@ func (f *frame) readLayout(l *tubeLayout, r *Reading, out *[]column) error {
 	if u.hasGlass {
 		u.glasses = append(u.glasses, u.glass)
 	}
-	read := func(samples []unitSample) (Reading, error) {
+	read := func(samples []unitSample, inferred bool) (Reading, error) {
 		rr := *r
 		rr.Reasons = slices.Clone(r.Reasons)
-		err := f.readUnits(&rr, u, samples)
+		err := f.readUnits(&rr, u, samples, inferred)
 		return rr, err
 	}
-	got, err := read(samples)
+	got, err := read(samples, false)
 	if solver.ErrorCode(err) == solver.CodeLowConfidence && !slices.ContainsFunc(samples, func(s unitSample) bool { return s.hidden }) {
 		// Hidden units drawn without a glyph look like one more colour: one that breaks the
 		// count rule and never shows on a tube's top. Read as hidden, it may keep the rules.
 		for _, hid := range hiddenLooks(samples, counts, capacity) {
-			alt, aerr := read(hid)
+			alt, aerr := read(hid, true)
 			if aerr == nil && alt.Level.Capacity >= minInferredCapacity && visibleColors(alt.Level) >= minInferredColors {
 				// Told by the rules alone, not by a glyph: one doubt more, and with curtains
 				// (which the count rule cannot check either) too many.
@@ -472,15 +472,22 @@ type layoutUnits struct {
 }
 
 // readUnits reads the sampled units as a level and checks it against the rules.
-func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample) error {
+func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, inferred bool) error {
 	cols, counts, capacity := u.cols, u.counts, u.capacity
-	if slices.ContainsFunc(samples, func(s unitSample) bool { return s.hidden }) && !evenlyFilled(cols, counts) {
+	if slices.ContainsFunc(samples, func(s unitSample) bool { return s.hidden }) {
 		// Hidden units make counting unreliable: a level may show no full tube at all. The
 		// tubes' height says how much they hold. (Curtains alone do not raise it: the tubes
 		// beside them show the capacity, and a tall tube's headroom would add a unit. Nor
-		// do tubes all filled alike with no curtain: that is a level's start, every tube
-		// full, and the height above them is headroom.)
-		capacity = max(capacity, heightCapacity(cols, u.unit))
+		// do tubes all filled alike with no curtain, their hidden units counted by glyphs:
+		// that is a level's start, every tube full, and the height above them is headroom.
+		// Hidden boxes with no glyph may split into more units than they hold: when their
+		// count and the height disagree, neither settles the capacity.)
+		switch h := heightCapacity(cols, u.unit); {
+		case !evenlyFilled(cols, counts):
+			capacity = max(capacity, h)
+		case inferred && h != capacity:
+			r.doubt(brokenConfidence, "tubes filled alike with %d units and hidden units told by no glyph, in tubes as tall as %d: the capacity is unsure", capacity, h)
+		}
 	}
 	switch {
 	case capacity < 2:

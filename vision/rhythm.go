@@ -49,13 +49,22 @@ func (f *frame) completeRows(l tubeLayout, cands []image.Rectangle) (tubeLayout,
 			return image.Rect(x0, top, x0+tw, bottom)
 		}
 		taken := func(b image.Rectangle) bool { return overlapsAny(b, row) }
+		// The board's span: where the other rows' tubes stand. A place beyond this row's ends
+		// but within it is inside the board, where no button or doodle stands.
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for j, other := range rows {
+			if j != i && len(other) > 0 {
+				lo, hi = min(lo, float64(other[0].Min.X)), max(hi, float64(other[len(other)-1].Max.X))
+			}
+		}
 		var found []image.Rectangle
 		try := func(x float64, end bool) bool {
 			b := place(x)
 			if b.Min.X < 0 || b.Max.X > f.w || taken(b) {
 				return false
 			}
-			if !f.holdsTube(b, cands, row, end) {
+			inBoard := float64(b.Min.X) >= lo-float64(tw)/4 && float64(b.Max.X) <= hi+float64(tw)/4
+			if !f.holdsTube(b, cands, row, end && !inBoard) {
 				return false
 			}
 			found = append(found, b)
@@ -85,8 +94,8 @@ func (f *frame) completeRows(l tubeLayout, cands []image.Rectangle) (tubeLayout,
 }
 
 // holdsTube reports whether place b, at a row's pitch, holds a tube: liquid rests on its
-// bottom, or, for a place inside the row (not beyond its ends, where buttons and doodles
-// stand), a candidate as tall as the row's tubes and at most two of them wide covers it (an
+// bottom, or, for a place inside the board (not beyond its rows' ends, where buttons and
+// doodles stand), a candidate as tall as the row's tubes and at most two of them wide covers it (an
 // outline merged with a neighbour's, or broken).
 func (f *frame) holdsTube(b image.Rectangle, cands []image.Rectangle, row []image.Rectangle, end bool) bool {
 	if !f.readColumn(b, room(append(slices.Clone(row), b), b)).empty() {
