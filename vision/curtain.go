@@ -25,6 +25,7 @@ const (
 	distinctDE       = 25
 	clothShare       = 0.45
 	lanternChroma    = 30
+	paneChroma       = 15 // a frame's pane is a colour, not a hole to the cloth
 	lanternOverCloth = 20
 	lanternWidth     = 0.55
 	flankShare       = 0.6
@@ -140,15 +141,15 @@ func (f *frame) lantern(box image.Rectangle) (lab, bool) {
 		return lab{}, false
 	}
 	type pixel struct {
-		x int
-		c lab
+		x, y int
+		c    lab
 	}
 	var px []pixel
 	nearCloth := 0
 	for y := r.Min.Y; y < r.Max.Y; y++ {
 		for x := r.Min.X; x < r.Max.X; x++ {
 			c := f.at(x, y)
-			px = append(px, pixel{x, c})
+			px = append(px, pixel{x, y, c})
 			if deltaE(c, cloth) < clothDE {
 				nearCloth++
 			}
@@ -167,15 +168,22 @@ func (f *frame) lantern(box image.Rectangle) (lab, bool) {
 			break
 		}
 		var ls, as, bs []float64
-		left, right := r.Max.X, r.Min.X
+		left, right, top, bottom := r.Max.X, r.Min.X, r.Max.Y, r.Min.Y
 		for _, p := range px {
 			if deltaE(p.c, seed) < clothDE {
 				ls, as, bs = append(ls, p.c.L), append(as, p.c.A), append(bs, p.c.B)
 				left, right = min(left, p.x), max(right, p.x)
+				top, bottom = min(top, p.y), max(bottom, p.y)
 			}
 		}
 		c := lab{L: median(ls), A: median(as), B: median(bs)}
 		if deltaE(c, cloth) >= distinctDE && len(ls)*8 <= total && float64(right-left+1) <= lanternWidth*float64(r.Dx()) {
+			// A lantern drawn as a frame round a pane: the pane's colour is the one it shows.
+			w, h := right-left+1, bottom-top+1
+			if pane, ok := f.medianLab(image.Rect(left+w/3, top+h/3, right+1-w/3, bottom+1-h/3)); ok && w >= 6 && h >= 6 &&
+				deltaE(pane, c) >= distinctDE && deltaE(pane, cloth) >= clothDE && pane.Chroma() >= paneChroma {
+				return pane, true
+			}
 			return c, true
 		}
 		px = slices.DeleteFunc(px, func(p pixel) bool { return deltaE(p.c, seed) < clothDE })

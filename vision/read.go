@@ -1083,7 +1083,7 @@ func wholeGlassTube(tubes [][]string, samples []unitSample, capacity int, glasse
 			continue
 		}
 		si += len(t)
-		if len(t) != capacity || t[0] == "?" || tubeOf[t[0]] != i {
+		if len(t) != capacity || t[0] == "?" || tubeOf[t[0]] != i || slices.ContainsFunc(t, func(u string) bool { return u != t[0] }) {
 			continue
 		}
 		colours := make([]lab, 0, len(t))

@@ -26,6 +26,7 @@ func TestOnceSilentlyWrong(t *testing.T) {
 		{1000035, false, "a mystery level's capacity raised by one for the headroom above tubes all filled alike, its hidden units told by no glyph"},
 		{13000113, false, "hatched hidden boxes split into one unit more than they hold, in tubes all filled alike"},
 		{15000317, false, "the glass at each tube's bottom taken for one hidden unit in every tube"},
+		{13000105, true, "two curtains named by their lanterns' gold frames, not the colours in the panes"},
 		{13000394, false, "a lid over one tube taken for hidden units told by the rules alone"},
 		{15000573, false, "units amid the liquid taken for hidden units told by the rules alone"},
 	} {
@@ -39,6 +40,31 @@ func TestOnceSilentlyWrong(t *testing.T) {
 			t.Errorf("seed %d (%s): silently wrong:\ngot  %s\nwant %s", tc.seed, tc.kind, r.Level.Compact(), scene.Truth.Level.Compact())
 		case err != nil && tc.exact:
 			t.Errorf("seed %d (%s): %v; want the level read exactly", tc.seed, tc.kind, err)
+		}
+	}
+}
+
+// TestWholeGlassTube: only a tube of one colour, found in no other tube, in the glass's tint is
+// taken for empty glass read as liquid.
+func TestWholeGlassTube(t *testing.T) {
+	glass := lab{L: 50, A: 10, B: 20}
+	near := unitSample{color: lab{L: 45, A: 12, B: 22}}
+	far := unitSample{color: lab{L: 50, A: -40, B: 20}}
+	for _, tc := range []struct {
+		name    string
+		tubes   [][]string
+		samples []unitSample
+		want    int
+	}{
+		{"one colour in the tint", [][]string{{"a", "b"}, {"c", "c"}}, []unitSample{far, far, near, near}, 1},
+		{"one colour off the tint", [][]string{{"a", "b"}, {"c", "c"}}, []unitSample{near, near, far, far}, -1},
+		{"two colours in the tint", [][]string{{"a", "b"}, {"c", "d"}}, []unitSample{far, far, near, near}, -1},
+		{"a colour in two tubes", [][]string{{"a", "c"}, {"c", "c"}}, []unitSample{far, near, near, near}, -1},
+		{"not full", [][]string{{"a", "b"}, {"c"}}, []unitSample{far, far, near}, -1},
+		{"hidden", [][]string{{"a", "b"}, {"?", "?"}}, []unitSample{far, far, near, near}, -1},
+	} {
+		if got := wholeGlassTube(tc.tubes, tc.samples, 2, []lab{glass}); got != tc.want {
+			t.Errorf("%s: got tube %d, want %d", tc.name, got, tc.want)
 		}
 	}
 }
