@@ -61,6 +61,8 @@ type Stats struct {
 	// Stopped names the budget that stopped the search, "" when none did.
 	Stopped StopReason
 	Elapsed time.Duration
+	// drains and skeletons count the drain searches run and the skeletons they stored.
+	drains, skeletons int
 }
 
 // Replay applies moves to a copy of l under the rules, checking each pour's legality and the

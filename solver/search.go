@@ -135,9 +135,7 @@ type engine struct {
 	keyBuf     []byte
 	scratch    []uint64
 	info       []tubeInfo
-	exposed    []int
-	landing    []int
-	childInfo  []tubeInfo
+	drainer    *drainer
 }
 
 // presearchStates caps the weighted search that runs before the exact one.
@@ -193,15 +191,17 @@ func runEngine(ctx context.Context, g *game, l *Level, root []uint64, opts Optio
 		g: g, ctx: ctx, opts: opts, weight: 1, useH: opts.Algorithm != BFS, bound: bound,
 		macros: !opts.NoMacros, index: map[string]int32{},
 		scratch: make([]uint64, g.n), info: make([]tubeInfo, g.n),
-		exposed: make([]int, g.n), landing: make([]int, g.colors+1), childInfo: make([]tubeInfo, g.n),
 	}
 	if opts.Fast {
 		e.weight = fastWeight
 	}
 	e.partial = e.useH && e.weight == 1
 	e.fLimit = math.MaxInt
-	// Budgets on stored states are exact: the state past either one is not stored.
-	e.maxStored, e.storeLimit = int(opts.MaxMemory/g.stateBytes()), StopMemory
+	// Budgets on stored states are exact: the state past either one is not stored. The drain
+	// searches' cache of verdicts has its own share of the memory budget.
+	cacheShare := opts.MaxMemory / drainCacheShare
+	e.drainer = newDrainer(g, int(cacheShare/g.drainEntryBytes()))
+	e.maxStored, e.storeLimit = int((opts.MaxMemory-cacheShare)/g.stateBytes()), StopMemory
 	if opts.MaxStates > 0 && opts.MaxStates <= e.maxStored {
 		e.maxStored, e.storeLimit = opts.MaxStates, StopStates
 	}
@@ -221,6 +221,8 @@ func (s *Stats) merge(o Stats) {
 	s.Macros = o.Macros
 	s.LowerBound = o.LowerBound
 	s.Expanded += o.Expanded
+	s.drains += o.drains
+	s.skeletons += o.skeletons
 	s.Generated += o.Generated
 	s.Stored = max(s.Stored, o.Stored)
 	s.PeakOpen = max(s.PeakOpen, o.PeakOpen)
@@ -249,7 +251,7 @@ func (e *engine) add(codes []uint64, parent int32, g int, a, b int, macro bool) 
 			return -1, 0
 		}
 	}
-	if e.g.needsEmpty && codes[0] != 0 && e.stuck(codes) {
+	if e.g.needsEmpty && codes[0] != 0 && e.dead(codes) {
 		// No tube can ever be emptied, and a solved position has an empty tube.
 		return -1, 0
 	}
@@ -526,10 +528,10 @@ func (q *bucketQueue) pop() (entry, int, bool) {
 	return e, q.cur, true
 }
 
-// stuck reports that a position without an empty tube can never have one (see game.stuck).
-func (e *engine) stuck(codes []uint64) bool {
-	for i, code := range codes {
-		e.childInfo[i] = e.g.info(code)
-	}
-	return e.g.stuck(codes, e.childInfo, e.exposed, e.landing)
+// dead reports that a position without an empty tube can never have one (see drainer).
+func (e *engine) dead(codes []uint64) bool {
+	v := e.drainer.drain(codes)
+	e.stats.drains++
+	e.stats.skeletons += e.drainer.visited
+	return v == drainNever
 }
