@@ -217,7 +217,7 @@ func TestHardTier(t *testing.T) {
 		t.Skip("run with -hard to run the hard tier")
 	}
 	w := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(w, "class\tlevel\tverdict\tpours\tlower bound\texpanded\tstored\tms\t")
+	fmt.Fprintln(w, "class\tlevel\tverdict\tpours\tlower bound\texpanded\tstored\tdead tests\tskeletons\tms\t")
 	over := 0
 	for _, c := range hardTier() {
 		for i, l := range c.levels {
@@ -227,8 +227,9 @@ func TestHardTier(t *testing.T) {
 				verdict += " (over)"
 				over++
 			}
-			fmt.Fprintf(w, "%s\t%d\t%s\t%d\t%d\t%d\t%d\t%.1f\t\n", c.name, i, verdict, len(plan.Moves), stats.LowerBound,
-				stats.Expanded, stats.Stored, ms(stats.Elapsed))
+			drains, skeletons := solver.DrainStats(stats)
+			fmt.Fprintf(w, "%s\t%d\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%.1f\t\n", c.name, i, verdict, len(plan.Moves), stats.LowerBound,
+				stats.Expanded, stats.Stored, drains, skeletons, ms(stats.Elapsed))
 		}
 	}
 	w.Flush()

@@ -47,9 +47,9 @@ type drainer struct {
 	totals []int // units of each colour in the position
 	buried []int // units of each colour in some base
 	capSum []int // Σ (cap − base) over the tubes topped by each colour
-	// known holds proven verdicts by skeleton key, up to maxKnown of them: positions that
-	// differ only in how the units of each group lie share one, and everything reachable from
-	// a skeleton that never drains never drains either.
+	// known holds verdicts by skeleton key, up to maxKnown of them: positions that differ only
+	// in how the units of each group lie share one, and everything reachable from a skeleton
+	// that never drains never drains either.
 	known    map[string]drainVerdict
 	maxKnown int
 	visited  int // skeletons stored by the last search
@@ -97,18 +97,19 @@ func (d *drainer) drain(codes []uint64) drainVerdict {
 	}
 	root := string(d.key)
 	v := d.search(len(codes))
-	switch {
-	case v == drainNever:
+	if v == drainNever {
 		for k := range d.seen {
 			d.remember(k, drainNever)
 		}
-	case v == drainCan:
-		d.remember(root, drainCan)
+	} else {
+		// An unknown verdict is remembered too, so that a skeleton past the limit is searched
+		// once; a search that meets it again goes on through it.
+		d.remember(root, v)
 	}
 	return v
 }
 
-// remember caches a proven verdict while the cache has room.
+// remember caches a verdict while the cache has room.
 func (d *drainer) remember(key string, v drainVerdict) {
 	if len(d.known) < d.maxKnown {
 		d.known[key] = v
@@ -189,7 +190,7 @@ func (d *drainer) push(state []uint64, a, b int) bool {
 	child[a] = g.skeleton(state[a] & (1<<(g.bits*uint(b)) - 1))
 	canon(child)
 	d.key = g.pack(d.key[:0], child)
-	if v, ok := d.known[string(d.key)]; ok {
+	if v, ok := d.known[string(d.key)]; ok && v != drainUnknown {
 		d.stack = d.stack[:at]
 		return v == drainCan
 	}

@@ -11,7 +11,7 @@ func Estimate(l *Level) int {
 // StateBytes is the memory one stored state of l is counted at.
 func StateBytes(l *Level) int64 { return newGame(l).stateBytes() }
 
-// DrainStats is the drain searches a search ran and the skeletons they stored.
+// DrainStats is the dead-position tests a search ran and the skeletons they stored.
 func DrainStats(s Stats) (searches, skeletons int) { return s.drains, s.skeletons }
 
 // Dead reports whether the search prunes position l as one that can never be solved: it needs

@@ -61,7 +61,8 @@ type Stats struct {
 	// Stopped names the budget that stopped the search, "" when none did.
 	Stopped StopReason
 	Elapsed time.Duration
-	// drains and skeletons count the drain searches run and the skeletons they stored.
+	// drains counts the dead-position tests (drainer.drain), skeletons the skeletons their
+	// searches stored (none when the verdict was cached).
 	drains, skeletons int
 }
 
