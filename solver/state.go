@@ -184,7 +184,7 @@ func (g *game) pack(dst []byte, codes []uint64) []byte {
 }
 
 // unpack decodes a key into codes (len g.n).
-func (g *game) unpack(codes []uint64, key string) {
+func (g *game) unpack(codes []uint64, key []byte) {
 	width := uint(g.cap) * g.bits
 	var acc uint64
 	var have uint
