@@ -109,9 +109,13 @@ func (d *drainer) drain(codes []uint64) drainVerdict {
 	return v
 }
 
-// remember caches a verdict while the cache has room.
+// remember caches a verdict. A full cache is emptied first: the search moves on, and the
+// skeletons it meets next are more like the newest than the oldest.
 func (d *drainer) remember(key string, v drainVerdict) {
-	if len(d.known) < d.maxKnown {
+	if len(d.known) >= d.maxKnown {
+		clear(d.known)
+	}
+	if d.maxKnown > 0 {
 		d.known[key] = v
 	}
 }

@@ -70,8 +70,8 @@ func reachesEmpty(g *game, root []uint64) bool {
 // TestDrain checks the drain search against every position reachable from random positions
 // without an empty tube: it must say exactly which of them can reach one with an empty tube.
 // One drainer answers for all the positions of a level, in random order, so that answers come
-// from its cache too; a second one, limited to a few skeletons a search, may answer "unknown"
-// but nothing else wrong.
+// from its cache too; a second one, limited to a few skeletons a search and a cache of a few
+// verdicts (emptied when full), may answer "unknown" but nothing else wrong.
 func TestDrain(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	dead, alive, unknown := 0, 0, 0
@@ -86,7 +86,7 @@ func TestDrain(t *testing.T) {
 		canon(root)
 		positions, reach := drainSpace(g, root)
 		order := r.Perm(len(positions))
-		exact, limited := newDrainer(g, 1<<20), newDrainer(g, 1<<20)
+		exact, limited := newDrainer(g, 1<<20), newDrainer(g, 1+r.IntN(8))
 		limited.limit = 1 + r.IntN(4)
 		for _, i := range order {
 			codes := positions[i]
