@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"sort"
 	"strings"
 	"testing"
 	"text/tabwriter"
@@ -21,6 +22,7 @@ import (
 //	go test ./solver -run TestReport -report -v
 //	go test ./solver -run TestHardTier -hard -v -timeout 30m
 //	go test ./solver -run TestMacroSummary -macros -v -timeout 30m
+//	go test ./solver -run TestThreeEmpty -three -v -timeout 60m
 //
 // Times are measured, never asserted: the machine is shared and noisy.
 
@@ -28,6 +30,7 @@ var (
 	report      = flag.Bool("report", false, "print the solver's benchmark tables (seed levels and level classes)")
 	hard        = flag.Bool("hard", false, "run the hard tier: every default-mode verdict within hardStates stored states")
 	macroTables = flag.Bool("macros", false, "compare states expanded with and without macros on every benchmark level (gate: 1.1× the better)")
+	threeEmpty  = flag.Bool("three", false, "solve 170 seeded 26-colour levels with three empty tubes within the default budget")
 )
 
 var seedFiles = []string{"seed-89", "seed-97", "seed-98"}
@@ -217,7 +220,7 @@ func TestHardTier(t *testing.T) {
 		t.Skip("run with -hard to run the hard tier")
 	}
 	w := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(w, "class\tlevel\tverdict\tpours\tlower bound\texpanded\tstored\tms\t")
+	fmt.Fprintln(w, "class\tlevel\tverdict\tpours\tlower bound\texpanded\tstored\tdead tests\tskeletons\tms\t")
 	over := 0
 	for _, c := range hardTier() {
 		for i, l := range c.levels {
@@ -227,13 +230,49 @@ func TestHardTier(t *testing.T) {
 				verdict += " (over)"
 				over++
 			}
-			fmt.Fprintf(w, "%s\t%d\t%s\t%d\t%d\t%d\t%d\t%.1f\t\n", c.name, i, verdict, len(plan.Moves), stats.LowerBound,
-				stats.Expanded, stats.Stored, ms(stats.Elapsed))
+			drains, skeletons := solver.DrainStats(stats)
+			fmt.Fprintf(w, "%s\t%d\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%.1f\t\n", c.name, i, verdict, len(plan.Moves), stats.LowerBound,
+				stats.Expanded, stats.Stored, drains, skeletons, ms(stats.Elapsed))
 		}
 	}
 	w.Flush()
 	if over > 0 {
 		t.Errorf("%d hard levels without a verdict within %d stored states", over, hardStates)
+	}
+}
+
+// TestThreeEmpty solves 170 seeded 26-colour deals with three empty tubes (capacity 4) with the
+// default options, prints the levels over hardStates stored states and a summary, and fails
+// when a level gets no verdict within the default budget.
+func TestThreeEmpty(t *testing.T) {
+	if !*threeEmpty {
+		t.Skip("run with -three to solve the 26-colour levels with three empty tubes")
+	}
+	var stored []int
+	var elapsed []time.Duration
+	verdicts := map[solver.Status]int{}
+	for seed := range 170 {
+		l := gen.Deal(uint64(seed), 26, 4, 3)
+		plan, stats := solveChecked(t, l, solver.Options{})
+		verdicts[plan.Status]++
+		if plan.Status == solver.StatusSolved && !plan.Optimal {
+			t.Errorf("seed %d: a plan without proof of optimality", seed)
+		}
+		stored = append(stored, stats.Stored)
+		elapsed = append(elapsed, stats.Elapsed)
+		if plan.Status == solver.StatusUnknown || stats.Stored > hardStates {
+			fmt.Printf("seed %d: %s, %d pours, %d stored, stopped %q, %.0f ms\n", seed, plan.Status, len(plan.Moves), stats.Stored, stats.Stopped, ms(stats.Elapsed))
+		}
+	}
+	slices.Sort(stored)
+	slices.Sort(elapsed)
+	over := len(stored) - sort.SearchInts(stored, hardStates+1)
+	fmt.Printf("170 levels: %d solved, %d unsolvable, %d unknown; stored median %d, p90 %d, max %d, %d over %d; ms median %.0f, max %.0f\n",
+		verdicts[solver.StatusSolved], verdicts[solver.StatusUnsolvable], verdicts[solver.StatusUnknown],
+		stored[len(stored)/2], stored[len(stored)*9/10], stored[len(stored)-1], over, hardStates,
+		ms(elapsed[len(elapsed)/2]), ms(elapsed[len(elapsed)-1]))
+	if verdicts[solver.StatusUnknown] > 0 {
+		t.Errorf("%d levels without a verdict within the default budget", verdicts[solver.StatusUnknown])
 	}
 }
 

@@ -168,6 +168,38 @@ func TestEstimateIsAdmissibleAndConsistent(t *testing.T) {
 	}
 }
 
+// TestDeadNeverSolvable checks the search's dead-position test on every reachable state of
+// the small levels: it never fires on a state from which the checker reaches a solved one, and
+// it fires on some, with the pruned state that the earlier test missed among them.
+func TestDeadNeverSolvable(t *testing.T) {
+	fired := 0
+	for name, l := range smallLevels() {
+		t.Run(name, func(t *testing.T) {
+			sp := explore(l)
+			for s := range sp.states {
+				if !solver.Dead(sp.level(l, s)) {
+					continue
+				}
+				fired++
+				if sp.dist[s] >= 0 {
+					t.Fatalf("state %s is called dead but is solved in %d pours", sp.level(l, s), sp.dist[s])
+				}
+			}
+		})
+	}
+	missed, err := solver.ParseCompact("4: d c | a b b | a b b d | a c c d | a | d c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !solver.Dead(missed) {
+		t.Errorf("%s is not called dead", missed)
+	}
+	if fired == 0 {
+		t.Error("no state of the small levels called dead")
+	}
+	t.Logf("%d states called dead", fired)
+}
+
 // TestMovesMatchTheIndependentRule checks Level.Moves, the packed pour rule, against the
 // checker's rule on every reachable state: the same successors, and each Move replays.
 func TestMovesMatchTheIndependentRule(t *testing.T) {

@@ -16,7 +16,7 @@ import (
 // absorbs the garbage collector's timing.)
 func TestMemoryBudget(t *testing.T) {
 	const budget = 16 << 20
-	for _, l := range []*solver.Level{gen.Deal(3, 24, 4, 2), gen.Deal(1, 28, 4, 2)} {
+	for _, l := range []*solver.Level{gen.Deal(11, 26, 4, 3), gen.Deal(45, 26, 4, 3)} {
 		runtime.GC()
 		var base runtime.MemStats
 		runtime.ReadMemStats(&base)

@@ -61,6 +61,9 @@ type Stats struct {
 	// Stopped names the budget that stopped the search, "" when none did.
 	Stopped StopReason
 	Elapsed time.Duration
+	// drains counts the dead-position tests (drainer.drain), skeletons the skeletons their
+	// searches stored (none when the verdict was cached).
+	drains, skeletons int
 }
 
 // Replay applies moves to a copy of l under the rules, checking each pour's legality and the

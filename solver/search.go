@@ -91,7 +91,6 @@ func Solve(ctx context.Context, l *Level, opts Options) (Plan, Stats, error) {
 // node is one stored state. Its move is in the parent's canonical tube indices: a pour a→b, or
 // (macro) colour b gathered into the empty tube a.
 type node struct {
-	key    string
 	parent int32
 	g      uint16
 	a, b   uint8
@@ -99,15 +98,16 @@ type node struct {
 	closed bool
 }
 
-// nodeBytes estimates the memory one stored state costs beyond its key: the node, a map entry,
-// open-set entries, the slack of slices and maps growing by doubling, and the garbage the
-// collector has yet to free. On 24- and 28-colour levels the live heap is about 130 bytes a
-// state beyond the key, and the peak heap, garbage included, about 280 (memory_test.go).
-const nodeBytes = 288
+// nodeBytes estimates the memory one stored state costs beyond its key: the node, its slots in
+// the state table's index, open-set entries, the slack of slices growing by doubling, and the
+// garbage the collector has yet to free. On 26-colour levels with three empty tubes the peak
+// heap, garbage included, was 230-250 bytes a state with 73-byte keys, once the drain cache
+// (about 94 bytes an entry) is taken out; a map of string keys, before the state table, took
+// about 370.
+const nodeBytes = 176
 
-// stateBytes is the memory one stored state is counted at: its key, rounded up to the
-// allocator's 16-byte classes, and nodeBytes.
-func (g *game) stateBytes() int64 { return int64((g.keyBytes+15)/16*16 + nodeBytes) }
+// stateBytes is the memory one stored state is counted at: its key and nodeBytes.
+func (g *game) stateBytes() int64 { return int64(g.keyBytes + nodeBytes) }
 
 // engine is one best-first search: A* (weight 1), weighted A* (Fast), or uniform-cost (BFS).
 type engine struct {
@@ -118,7 +118,7 @@ type engine struct {
 	bound  int
 	useH   bool
 	macros bool
-	index  map[string]int32
+	table  *stateTable
 	// partial turns on partial expansion (exact A*): expanding a node at f = fLimit stores only
 	// the children of f up to fLimit, and puts the node back at deferred, the smallest f of
 	// the children it held back. The states stored are then those of f up to the optimum,
@@ -135,9 +135,7 @@ type engine struct {
 	keyBuf     []byte
 	scratch    []uint64
 	info       []tubeInfo
-	exposed    []int
-	landing    []int
-	childInfo  []tubeInfo
+	drainer    *drainer
 }
 
 // presearchStates caps the weighted search that runs before the exact one.
@@ -191,17 +189,19 @@ func solveBestFirst(ctx context.Context, l *Level, opts Options) (Plan, Stats) {
 func runEngine(ctx context.Context, g *game, l *Level, root []uint64, opts Options, bound int) (Plan, Stats) {
 	e := &engine{
 		g: g, ctx: ctx, opts: opts, weight: 1, useH: opts.Algorithm != BFS, bound: bound,
-		macros: !opts.NoMacros, index: map[string]int32{},
+		macros: !opts.NoMacros, table: newStateTable(g.keyBytes),
 		scratch: make([]uint64, g.n), info: make([]tubeInfo, g.n),
-		exposed: make([]int, g.n), landing: make([]int, g.colors+1), childInfo: make([]tubeInfo, g.n),
 	}
 	if opts.Fast {
 		e.weight = fastWeight
 	}
 	e.partial = e.useH && e.weight == 1
 	e.fLimit = math.MaxInt
-	// Budgets on stored states are exact: the state past either one is not stored.
-	e.maxStored, e.storeLimit = int(opts.MaxMemory/g.stateBytes()), StopMemory
+	// Budgets on stored states are exact: the state past either one is not stored. The drain
+	// searches' cache of verdicts has its own share of the memory budget.
+	cacheShare := opts.MaxMemory / drainCacheShare
+	e.drainer = newDrainer(g, int(cacheShare/g.drainEntryBytes()))
+	e.maxStored, e.storeLimit = int((opts.MaxMemory-cacheShare)/g.stateBytes()), StopMemory
 	if opts.MaxStates > 0 && opts.MaxStates <= e.maxStored {
 		e.maxStored, e.storeLimit = opts.MaxStates, StopStates
 	}
@@ -221,6 +221,8 @@ func (s *Stats) merge(o Stats) {
 	s.Macros = o.Macros
 	s.LowerBound = o.LowerBound
 	s.Expanded += o.Expanded
+	s.drains += o.drains
+	s.skeletons += o.skeletons
 	s.Generated += o.Generated
 	s.Stored = max(s.Stored, o.Stored)
 	s.PeakOpen = max(s.PeakOpen, o.PeakOpen)
@@ -239,7 +241,8 @@ func (e *engine) add(codes []uint64, parent int32, g int, a, b int, macro bool) 
 	canon(codes)
 	e.keyBuf = e.g.pack(e.keyBuf[:0], codes)
 	e.stats.Generated++
-	id, seen := e.index[string(e.keyBuf)]
+	id, slot := e.table.find(e.keyBuf)
+	seen := id >= 0
 	if seen {
 		n := &e.nodes[id]
 		if int(n.g) <= g || (n.closed && e.opts.Fast) {
@@ -249,7 +252,7 @@ func (e *engine) add(codes []uint64, parent int32, g int, a, b int, macro bool) 
 			return -1, 0
 		}
 	}
-	if e.g.needsEmpty && codes[0] != 0 && e.stuck(codes) {
+	if e.g.needsEmpty && codes[0] != 0 && e.dead(codes) {
 		// No tube can ever be emptied, and a solved position has an empty tube.
 		return -1, 0
 	}
@@ -273,10 +276,8 @@ func (e *engine) add(codes []uint64, parent int32, g int, a, b int, macro bool) 
 			e.stats.Stopped = e.storeLimit
 			return -1, 0
 		}
-		id = int32(len(e.nodes))
-		key := string(e.keyBuf)
-		e.nodes = append(e.nodes, node{key: key, parent: parent, g: uint16(g), a: uint8(a), b: uint8(b), macro: macro})
-		e.index[key] = id
+		id = e.table.insert(e.keyBuf, slot)
+		e.nodes = append(e.nodes, node{parent: parent, g: uint16(g), a: uint8(a), b: uint8(b), macro: macro})
 	}
 	e.open.push(e.priority(g, h), entry{id: id, g: uint16(g)})
 	e.stats.PeakOpen = max(e.stats.PeakOpen, e.open.n)
@@ -304,7 +305,7 @@ func (e *engine) run(root []uint64) (int32, Status) {
 			continue
 		}
 		n.closed = true
-		e.g.unpack(codes, n.key)
+		e.g.unpack(codes, e.table.key(ent.id))
 		h := e.g.estimate(codes)
 		if !e.opts.Fast && h == 0 {
 			return ent.id, StatusSolved
@@ -526,10 +527,10 @@ func (q *bucketQueue) pop() (entry, int, bool) {
 	return e, q.cur, true
 }
 
-// stuck reports that a position without an empty tube can never have one (see game.stuck).
-func (e *engine) stuck(codes []uint64) bool {
-	for i, code := range codes {
-		e.childInfo[i] = e.g.info(code)
-	}
-	return e.g.stuck(codes, e.childInfo, e.exposed, e.landing)
+// dead reports that a position without an empty tube can never have one (see drainer).
+func (e *engine) dead(codes []uint64) bool {
+	v := e.drainer.drain(codes)
+	e.stats.drains++
+	e.stats.skeletons += e.drainer.visited
+	return v == drainNever
 }

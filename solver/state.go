@@ -184,7 +184,7 @@ func (g *game) pack(dst []byte, codes []uint64) []byte {
 }
 
 // unpack decodes a key into codes (len g.n).
-func (g *game) unpack(codes []uint64, key string) {
+func (g *game) unpack(codes []uint64, key []byte) {
 	width := uint(g.cap) * g.bits
 	var acc uint64
 	var have uint
@@ -225,54 +225,4 @@ func sortedOrder(codes []uint64) []int {
 		return 0
 	})
 	return perm
-}
-
-// stuck reports that a position without an empty tube can never have one: no tube can be
-// emptied. It over-approximates which units can ever come to the top of their tube while no
-// tube is empty (a least fixpoint). Before any tube is empty a unit only lands on a unit of
-// its own colour, and following the units it landed on leads to a unit that the receiving
-// tube held from the start, which was then on top with room above it (not in the top place).
-// So: a tube's top unit can come to the top; a unit can when every unit above it can leave;
-// and a unit of colour c can leave only when another tube holds, below its top place, a unit
-// of c that can come to the top. A tube can be emptied only when its bottom unit can come to
-// the top and leave. exposed is scratch of len n, landing of len colors+1.
-func (g *game) stuck(codes []uint64, info []tubeInfo, exposed []int, landing []int) bool {
-	if codes[0] == 0 {
-		return false
-	}
-	clear(landing)
-	// exposed[z] is the lowest unit of tube z known to be able to come to the top; landing[c]
-	// counts the units of colour c that can come to the top below a tube's top place.
-	for z, cz := range codes {
-		exposed[z] = int(info[z].h) - 1
-		if exposed[z] < g.cap-1 {
-			landing[g.unit(cz, exposed[z])]++
-		}
-	}
-	// canLeave reports whether a unit of colour c in tube z can land on another tube.
-	canLeave := func(z int, c Color) bool {
-		own := 0
-		for j := exposed[z]; j < min(int(info[z].h), g.cap-1); j++ {
-			if g.unit(codes[z], j) == c {
-				own++
-			}
-		}
-		return landing[c] > own
-	}
-	for changed := true; changed; {
-		changed = false
-		for z, cz := range codes {
-			for exposed[z] > 0 && canLeave(z, g.unit(cz, exposed[z])) {
-				exposed[z]--
-				landing[g.unit(cz, exposed[z])]++ // below the top place: exposed[z] < h-1 < cap
-				changed = true
-			}
-		}
-	}
-	for y, cy := range codes {
-		if exposed[y] == 0 && canLeave(y, g.unit(cy, 0)) {
-			return false
-		}
-	}
-	return true
 }
