@@ -25,7 +25,7 @@ const (
 	distinctDE       = 25
 	clothShare       = 0.45
 	lanternChroma    = 30
-	paneChroma       = 15 // a frame's pane is a colour, not a hole to the cloth
+	frameFill        = 0.6 // a frame covers at most this share of its box: it is hollow
 	lanternOverCloth = 20
 	lanternWidth     = 0.55
 	flankShare       = 0.6
@@ -80,8 +80,10 @@ func (f *frame) findCurtains(rows [][]image.Rectangle, cands []image.Rectangle) 
 		}
 		// A curtain about as wide as its tube is among the tubes found. A tube's liquid can
 		// look like cloth with a lantern, unless the lantern must hang clear of the walls.
+		// Nor is a column whose glyphs count hidden units a curtain: their dark boxes look
+		// like cloth, and the colour on top like a lantern.
 		for _, box := range row {
-			if c, ok := f.lantern(box); ok && f.flankedLantern(box, c) {
+			if c, ok := f.lantern(box); ok && f.flankedLantern(box, c) && len(f.readColumn(box, room(row, box)).glyphGaps) == 0 {
 				out = append(out, curtain{box: box, color: c})
 			}
 		}
@@ -180,8 +182,9 @@ func (f *frame) lantern(box image.Rectangle) (lab, bool) {
 		if deltaE(c, cloth) >= distinctDE && len(ls)*8 <= total && float64(right-left+1) <= lanternWidth*float64(r.Dx()) {
 			// A lantern drawn as a frame round a pane: the pane's colour is the one it shows.
 			w, h := right-left+1, bottom-top+1
-			if pane, ok := f.medianLab(image.Rect(left+w/3, top+h/3, right+1-w/3, bottom+1-h/3)); ok && w >= 6 && h >= 6 &&
-				deltaE(pane, c) >= distinctDE && deltaE(pane, cloth) >= clothDE && pane.Chroma() >= paneChroma {
+			hollow := float64(len(ls)) <= frameFill*float64(w*h)
+			if pane, ok := f.medianLab(image.Rect(left+w/3, top+h/3, right+1-w/3, bottom+1-h/3)); ok && w >= 6 && h >= 6 && hollow &&
+				deltaE(pane, c) >= distinctDE && deltaE(pane, cloth) >= clothDE && pane.Chroma() >= lanternChroma {
 				return pane, true
 			}
 			return c, true

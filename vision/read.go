@@ -524,6 +524,9 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 	if missing, room := coveredShortfall(level); missing > room {
 		r.doubt(brokenConfidence, "the colours lack %d units, more than the curtains and hidden units can hold (%d)", missing, room)
 	}
+	if capacity >= minHalvedCapacity && evenRuns(tubes) {
+		r.doubt(brokenConfidence, "every layer holds an even number of units in tubes of %d: each may be one unit of a tube of %d", capacity, capacity/2)
+	}
 	if i, why := hiddenOutOfPlace(tubes); i >= 0 {
 		r.doubt(brokenConfidence, "tube %d: %s", i+1, why)
 	}
@@ -1045,6 +1048,34 @@ func (f *frame) emptyGlass(cols []column) (lab, bool) {
 		return lab{}, false
 	}
 	return medianOf(insides), true
+}
+
+// minHalvedCapacity is the least capacity at which a reading whose every layer holds an even
+// number of units is refused: it keeps the rules with each pair of units taken for one, in
+// tubes half as tall in units, and a deal seldom leaves every layer even (a late position,
+// every tube full of one colour, does in tubes of 4).
+const minHalvedCapacity = 6
+
+// evenRuns reports whether every run of one colour in the tubes (hidden units and curtains
+// aside) holds an even number of units.
+func evenRuns(tubes [][]string) bool {
+	runs := 0
+	for _, t := range tubes {
+		for i := 0; i < len(t); {
+			j := i
+			for j < len(t) && t[j] == t[i] {
+				j++
+			}
+			if t[i] != "?" && !strings.HasPrefix(t[i], solver.CurtainPrefix) {
+				if (j-i)%2 != 0 {
+					return false
+				}
+				runs++
+			}
+			i = j
+		}
+	}
+	return runs > 0
 }
 
 // wholeGlassDE is how near (CIEDE2000) an empty tube's inside the colour of a tube full of it

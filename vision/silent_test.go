@@ -25,8 +25,10 @@ func TestOnceSilentlyWrong(t *testing.T) {
 		{13000347, false, "tubes of 4 whose colours lie in pairs read as tubes of 2"},
 		{1000035, false, "a mystery level's capacity raised by one for the headroom above tubes all filled alike, its hidden units told by no glyph"},
 		{13000113, false, "hatched hidden boxes split into one unit more than they hold, in tubes all filled alike"},
+		{17000362, false, "every unit of a frosted tube's layers read as two, in tubes of 8 for 4"},
 		{15000317, false, "the glass at each tube's bottom taken for one hidden unit in every tube"},
 		{13000105, true, "two curtains named by their lanterns' gold frames, not the colours in the panes"},
+		{1000017, true, "a tube of hidden units under a colour taken for a curtain: dark boxes for cloth, the colour for a lantern"},
 		{13000394, false, "a lid over one tube taken for hidden units told by the rules alone"},
 		{15000573, false, "units amid the liquid taken for hidden units told by the rules alone"},
 	} {
