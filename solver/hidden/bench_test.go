@@ -21,12 +21,8 @@ var (
 	benchTruths  = flag.Int("hidden-truths", 1, "truths each small-class level is played against: its own and completions resampled from what it shows")
 	benchCeiling = flag.Bool("hidden-ceiling", true, "compute the exact ceiling on the small classes")
 	benchMethods = flag.String("hidden-methods", "", "comma-separated methods to run: pimc,lookahead,endgame (default all)")
-	benchHorizon = flag.Int("hidden-horizon", 0, "rollout: reveals played blind by the policy before the exact search")
-	benchOrder   = flag.Int("hidden-order", 0, "tie-break bits of score.safer (0: each method's own)")
-	benchTol     = flag.Float64("hidden-tol", 0, "finishes within tol samples tie (0: 0.5)")
 	benchSkip    = flag.Int("hidden-skip", 0, "levels skipped in each class: -hidden-skip 20 -hidden-levels 100 plays levels 20–119")
 	benchSeed    = flag.Uint64("hidden-seed", 0, "added to the planner's seed: the same levels played with other samples")
-	benchSamples = flag.Int("hidden-samples", 0, "completions a decision (0: DefaultSamples)")
 	benchClasses = flag.String("hidden-classes", "", "comma-separated class ids to run: small2,small1,mystery,random,curtain,carry (default all)")
 )
 
@@ -46,7 +42,7 @@ func mystery(id, name string, colors, capacity, empties func(i int) int, ceiling
 	}}
 }
 
-var allMethods = []Method{Determinised, Lookahead, Endgame, Rollout}
+var allMethods = []Method{Determinised, Lookahead, Endgame}
 
 func benchClassList() []benchClass {
 	n := func(k int) func(int) int { return func(int) int { return k } }
@@ -126,7 +122,7 @@ func playClass(ctx context.Context, t *testing.T, c benchClass, levels int) (map
 				if *benchMethods != "" && !slices.Contains(strings.Split(*benchMethods, ","), string(m)) {
 					continue
 				}
-				res, err := Play(ctx, g, Options{Method: m, Seed: uint64(i) + *benchSeed, Rules: g.Rules, Horizon: *benchHorizon, order: *benchOrder, tol: *benchTol, Samples: *benchSamples}, 400)
+				res, err := Play(ctx, g, Options{Method: m, Seed: uint64(i) + *benchSeed, Rules: g.Rules}, 400)
 				if err != nil {
 					t.Fatalf("%s level %d %s: %v", c.name, i, m, err)
 				}

@@ -15,10 +15,6 @@ type score struct {
 	// bury counts the hidden units under the pour's destination, whose reveal it delays;
 	// empties counts the empty tubes left after it.
 	bury, empties int
-	// reveals reports whether the pour reveals a hidden unit; mates counts the other tops
-	// of the poured colour that could join it after the pour.
-	reveals bool
-	mates   int
 }
 
 // p is the estimated probability of finishing.
@@ -48,22 +44,13 @@ func (s score) better(t score) bool {
 
 // safer orders scores for the careful methods: more finishes first (by at least one sample),
 // then per order fewer hidden units buried and more empty tubes kept, then fewer pours.
-func (s score) safer(t score, order int, tol float64) bool {
+func (s score) safer(t score, order int) bool {
 	const eps = 1e-9
-	if d := s.p() - t.p(); d > tol/max(s.n, 1)+eps || d < -tol/max(s.n, 1)-eps {
+	if d := s.p() - t.p(); d > 0.5/max(s.n, 1)+eps || d < -0.5/max(s.n, 1)-eps {
 		return d > 0
-	}
-	if order&4 != 0 && s.empties != t.empties {
-		return s.empties > t.empties
 	}
 	if order&1 != 0 && s.bury != t.bury {
 		return s.bury < t.bury
-	}
-	if order&8 != 0 && s.reveals != t.reveals {
-		return s.reveals
-	}
-	if order&16 != 0 && s.mates != t.mates {
-		return s.mates > t.mates
 	}
 	if order&2 != 0 && s.empties != t.empties {
 		return s.empties > t.empties
@@ -77,7 +64,7 @@ func (p *planner) prefer(s, t score) bool {
 	if p.opts.order == 0 {
 		return s.better(t)
 	}
-	return s.safer(t, p.opts.order, p.opts.tol)
+	return s.safer(t, p.opts.order)
 }
 
 // features fills in the belief-side parts of a pour's score.
@@ -94,14 +81,6 @@ func features(b *Game, m solver.Move, s *score) {
 	}
 	if len(b.Tubes[m.From]) == m.Count && b.Covers[m.From] == 0 {
 		s.empties++
-	}
-	if rest := len(b.Tubes[m.From]) - m.Count; rest > 0 && !b.Shown[m.From][rest-1] {
-		s.reveals = true
-	}
-	for i, t := range b.Tubes {
-		if i != m.From && i != m.To && b.Covers[i] == 0 && len(t) > 0 && t[len(t)-1] == m.Color {
-			s.mates++
-		}
 	}
 }
 
@@ -189,15 +168,8 @@ func candidates(b *Game, avoid map[string]bool) []solver.Move {
 func (p *planner) best(b *Game, cands []solver.Move, samples []*Game) (int, score, []score) {
 	scores := make([]score, len(cands))
 	bi := -1
-	if p.opts.Method == Rollout {
-		p.rollSeed = p.rng.Uint64()
-	}
 	for i, m := range cands {
-		if p.opts.Method == Rollout {
-			scores[i] = p.rollScore(samples, m)
-		} else {
-			scores[i] = p.scoreMove(samples, m)
-		}
+		scores[i] = p.scoreMove(samples, m)
 		features(b, m, &scores[i])
 		if bi < 0 || p.prefer(scores[i], scores[bi]) {
 			bi = i

@@ -17,10 +17,6 @@ const (
 	Lookahead    Method = "lookahead"
 	Endgame      Method = "endgame"
 	Exact        Method = "exact"
-	// Rollout scores pours as Determinised does, except that on each completion the careful
-	// policy (rollout.go), which sees only what shows, plays Options.Horizon reveals before
-	// the exact search: an experiment, measured no better (see the README).
-	Rollout Method = "rollout"
 )
 
 // Defaults for Options.
@@ -55,12 +51,9 @@ type Options struct {
 	MaxBeliefs int
 	// EndgameHidden and EndgameBeliefs tune Endgame (0: the defaults).
 	EndgameHidden, EndgameBeliefs int
-	// Horizon is the number of reveals a rollout plays blind before the exact search.
-	Horizon int
 	// order selects the tie-breaks of the pour choice (see score.safer); 0 is the
 	// determinised search's own.
 	order int
-	tol   float64
 }
 
 // buryOrder is Endgame's tie-break: among pours that finish as many completions (within one
@@ -84,9 +77,6 @@ func (o Options) withDefaults() Options {
 	}
 	if o.EndgameHidden <= 0 {
 		o.EndgameHidden = DefaultEndgameHidden
-	}
-	if o.tol <= 0 {
-		o.tol = 0.5
 	}
 	if o.EndgameBeliefs <= 0 {
 		o.EndgameBeliefs = DefaultEndgameBeliefs
@@ -129,9 +119,9 @@ func Plan(ctx context.Context, l *solver.Level, opts Options) (Answer, error) {
 	start := time.Now()
 	opts = opts.withDefaults()
 	switch opts.Method {
-	case Determinised, Lookahead, Endgame, Exact, Rollout:
+	case Determinised, Lookahead, Endgame, Exact:
 	default:
-		return Answer{}, solver.Errorf(solver.CodeInvalidArgument, "unknown method %q: want pimc, lookahead, endgame, rollout or exact", opts.Method)
+		return Answer{}, solver.Errorf(solver.CodeInvalidArgument, "unknown method %q: want pimc, lookahead, endgame or exact", opts.Method)
 	}
 	if err := l.Validate(); err != nil {
 		return Answer{}, err
@@ -146,7 +136,7 @@ func Plan(ctx context.Context, l *solver.Level, opts Options) (Answer, error) {
 	if _, _, err := b.unseen(); err != nil {
 		return Answer{}, err
 	}
-	if opts.Method == Endgame && opts.order == 0 {
+	if opts.Method == Endgame {
 		opts.order = buryOrder
 	}
 	p := &planner{ctx: ctx, opts: opts, rng: rand.New(rand.NewPCG(opts.Seed, 0x41dd3)), cache: map[string]int{}}
@@ -186,10 +176,6 @@ type planner struct {
 	rng      *rand.Rand
 	cache    map[string]int // completion key → pours to finish, -1 when not found
 	searches int
-	// rollSeed seeds the rollouts of one decision: every pour is scored on the same
-	// random choices (common random numbers), so their scores differ by the pour only.
-	rollSeed uint64
-	work     int // rollout steps taken
 }
 
 // answer assembles a partial answer from the segment played on belief b (already advanced).
