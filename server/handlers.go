@@ -95,7 +95,7 @@ func (s *Server) solve(c *gin.Context) {
 		in.level = sh.Level()
 	}
 	if in.level.HasHidden() || in.level.HasCurtains() {
-		s.solveHidden(c, in.level, sh)
+		s.solveHidden(c, in.level, sh, p.annotate)
 		return
 	}
 	plan, stats, err := s.plan(ctx, in.level, p.fast)

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/base64"
 	"net/http"
 	"time"
 
@@ -12,17 +13,20 @@ import (
 )
 
 // hiddenResponse is the plan document of a level with hidden units (status "partial", the
-// reveal, p_success, next_level), plus the reading for screenshots.
+// reveal, p_success, next_level), plus the reading and annotated image for screenshots.
 type hiddenResponse struct {
 	hidden.Report
-	Reading *readingDoc `json:"reading,omitempty"`
+	Reading   *readingDoc `json:"reading,omitempty"`
+	Annotated string      `json:"annotated_png,omitempty"` // base64
 }
 
 // solveHidden answers a level with hidden units or curtains with the planner for them: the
-// pours to play until something is revealed. The client sends next_level back with the
-// revealed colour written in place of its "!" to get the next segment.
-func (s *Server) solveHidden(c *gin.Context, l *solver.Level, sh *shot) {
-	a, err := s.planHidden(c.Request.Context(), l)
+// pours to play until something is revealed, drawn on the screenshot when annotate is set.
+// The client sends next_level back with the revealed colour written in place of its "!" to
+// get the next segment.
+func (s *Server) solveHidden(c *gin.Context, l *solver.Level, sh *shot, annotate bool) {
+	ctx := c.Request.Context()
+	a, err := s.planHidden(ctx, l)
 	if err != nil {
 		s.fail(c, err)
 		return
@@ -30,6 +34,14 @@ func (s *Server) solveHidden(c *gin.Context, l *solver.Level, sh *shot) {
 	resp := hiddenResponse{Report: a.Report(l)}
 	if sh != nil {
 		resp.Reading = &readingDoc{sh.Confidence(), nonNil(sh.Reasons())}
+		if annotate {
+			png, err := s.annotate(ctx, sh, solver.Plan{Status: a.Status, Moves: a.Moves})
+			if err != nil {
+				s.fail(c, err)
+				return
+			}
+			resp.Annotated = base64.StdEncoding.EncodeToString(png)
+		}
 	}
 	c.JSON(http.StatusOK, resp)
 }

@@ -2,7 +2,9 @@ package server
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"testing"
 	"time"
@@ -72,6 +74,59 @@ func TestHiddenQuickRun(t *testing.T) {
 			rec := do(t, s, "POST", "/api/solve", "", []byte("2: ? r | ? b | |"))
 			if rec.Code != tc.status {
 				t.Fatalf("got %d %s, want %d", rec.Code, rec.Body, tc.status)
+			}
+		})
+	}
+}
+
+// segmentReader reads any image as a mystery level and draws plans as text: the pours it was
+// asked to draw, so that a test sees which plan reached the drawing.
+type segmentReader struct{ fakeReader }
+
+type segmentShot struct{ fakeShot }
+
+func (r segmentReader) Read(ctx context.Context, data []byte) (Screenshot, error) {
+	sc, err := r.fakeReader.Read(ctx, data)
+	if err != nil {
+		return nil, err
+	}
+	return segmentShot{sc.(fakeShot)}, nil
+}
+
+func (s segmentShot) Annotate(p solver.Plan) ([]byte, error) {
+	out := "\x89PNG " + string(p.Status)
+	for _, m := range p.Moves {
+		out += fmt.Sprintf(" %d>%d", m.From, m.To)
+	}
+	return []byte(out), nil
+}
+
+// A screenshot with hidden units gets its segment drawn, as a solved one gets its plan.
+func TestSolveHiddenScreenshotAnnotated(t *testing.T) {
+	h := newTestServer(t, Config{Reader: segmentReader{fakeReader{"4: ? ? ? red | ? ? ? blue | ? ? ? green | ? ? ? red | ? ? ? yellow | |"}}})
+	for _, tc := range []struct{ query, want string }{{"", "drawn"}, {"?annotate=0", "none"}} {
+		t.Run(tc.want, func(t *testing.T) {
+			rec := do(t, h, "POST", "/api/solve"+tc.query, "image/png", pngImage(t, 300, 600))
+			var doc struct {
+				Status string `json:"status"`
+				Moves  []struct {
+					From int `json:"from"`
+					To   int `json:"to"`
+				} `json:"moves"`
+				Annotated string `json:"annotated_png"`
+			}
+			if err := json.Unmarshal(rec.Body.Bytes(), &doc); err != nil || rec.Code != http.StatusOK || doc.Status != "partial" {
+				t.Fatalf("got %d %s", rec.Code, rec.Body)
+			}
+			want := ""
+			if tc.want == "drawn" {
+				want = "\x89PNG partial"
+				for _, m := range doc.Moves {
+					want += fmt.Sprintf(" %d>%d", m.From, m.To)
+				}
+			}
+			if got, _ := base64.StdEncoding.DecodeString(doc.Annotated); string(got) != want {
+				t.Errorf("annotated_png %q, want %q", got, want)
 			}
 		})
 	}

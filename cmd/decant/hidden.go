@@ -41,15 +41,15 @@ func (h *hiddenFlags) options(search solver.Options) (hidden.Options, error) {
 	return o, nil
 }
 
-// solveHidden plans a level with hidden units or curtains: one segment, or with --interactive
-// the reveal loop on the terminal.
-func (c *solveCmd) solveHidden(ctx context.Context, e *env, name string, level *solver.Level, search solver.Options) error {
+// solveHidden plans a level with hidden units or curtains: one segment (drawn on the
+// screenshot with --annotate), or with --interactive the reveal loop on the terminal.
+func (c *solveCmd) solveHidden(ctx context.Context, e *env, name string, level *solver.Level, reading *picture, search solver.Options) error {
 	opts, err := c.hidden.options(search)
 	if err != nil {
 		return err
 	}
-	if c.annotate != "" {
-		return solver.Errorf(solver.CodeInvalidArgument, "--annotate draws whole plans; this level has hidden units, so its plan comes one segment at a time")
+	if c.annotate != "" && c.hidden.interactive {
+		return &usageError{"--annotate draws one segment, --interactive plays them all: choose one"}
 	}
 	if c.hidden.interactive && name == "-" {
 		return &usageError{"--interactive reads the revealed colours from standard input: give the level as a FILE"}
@@ -62,12 +62,20 @@ func (c *solveCmd) solveHidden(ctx context.Context, e *env, name string, level *
 		if err != nil {
 			return err
 		}
+		if c.annotate != "" {
+			if err := writeAnnotated(c.annotate, reading, level, solver.Plan{Status: a.Status, Moves: a.Moves}); err != nil {
+				return err
+			}
+		}
 		if c.json {
 			if _, err := e.stdout.Write(a.Report(level).JSON()); err != nil {
 				return err
 			}
 		} else {
 			fmt.Fprint(e.stdout, a.Format(level))
+			if c.annotate != "" {
+				fmt.Fprintf(e.stdout, "annotated image: %s\n", c.annotate)
+			}
 		}
 		if a.Status != solver.StatusPartial {
 			return hiddenExit(a.Status)

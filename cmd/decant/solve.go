@@ -101,7 +101,7 @@ func (c *solveCmd) solveFile(ctx context.Context, e *env, name string, opts solv
 		return err
 	}
 	if level.HasHidden() || level.HasCurtains() || c.hidden.interactive {
-		return c.solveHidden(ctx, e, name, level, opts)
+		return c.solveHidden(ctx, e, name, level, reading, opts)
 	}
 	sctx, cancel := c.search.context(ctx)
 	defer cancel()

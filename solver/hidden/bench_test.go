@@ -20,8 +20,12 @@ var (
 	benchLevels  = flag.Int("hidden-levels", 40, "levels per class in the hidden-units benchmark")
 	benchTruths  = flag.Int("hidden-truths", 1, "truths each small-class level is played against: its own and completions resampled from what it shows")
 	benchCeiling = flag.Bool("hidden-ceiling", true, "compute the exact ceiling on the small classes")
+	benchBeliefs = flag.Int("hidden-ceiling-beliefs", 0, "the ceiling's budget of beliefs (0: DefaultMaxBeliefs; the mid class needs about 2,000,000, 300 bytes each)")
 	benchMethods = flag.String("hidden-methods", "", "comma-separated methods to run: pimc,lookahead,endgame (default all)")
-	benchClasses = flag.String("hidden-classes", "", "comma-separated class ids to run: small2,small1,mystery,random,curtain,carry (default all)")
+	benchEndgame = flag.Int("hidden-endgame-beliefs", 0, "endgame's budget of beliefs a decision (0: DefaultEndgameBeliefs; 4 times it on small levels)")
+	benchSkip    = flag.Int("hidden-skip", 0, "levels skipped in each class: -hidden-skip 20 -hidden-levels 100 plays levels 20–119")
+	benchSeed    = flag.Uint64("hidden-seed", 0, "added to the planner's seed: the same levels played with other samples")
+	benchClasses = flag.String("hidden-classes", "", "comma-separated class ids to run: small2,small1,mid,mystery,random,curtain,carry (default all)")
 )
 
 // benchClass is one family of simulated levels.
@@ -51,6 +55,7 @@ func benchClassList() []benchClass {
 	return []benchClass{
 		mystery("small2", "mystery, cap 3–4, 4–6 colours, 2 empty", smallColors, smallCap, n(2), true, Rules{}),
 		mystery("small1", "mystery, cap 3–4, 4–6 colours, 1 empty", smallColors, smallCap, n(1), true, Rules{}),
+		mystery("mid", "mystery, cap 4, 7 colours, 2 empty", n(7), n(4), n(2), true, Rules{}),
 		mystery("mystery", "mystery, cap 4, 8–12 colours, 2 empty", func(i int) int { return 8 + i%5 }, n(4), n(2), false, Rules{}),
 		{id: "random", name: "15–75% hidden, cap 4, 8–12 colours", methods: allMethods, generate: func(i int) *Game {
 			l := gen.Deal(uint64(2000+i), 8+i%5, 4, 2)
@@ -95,11 +100,11 @@ func playClass(ctx context.Context, t *testing.T, c benchClass, levels int) (map
 	}
 	oracleFinished := 0
 	ceilingSum, ceilingN := 0.0, 0
-	for i := range levels {
+	for i := *benchSkip; i < *benchSkip+levels; i++ {
 		g0 := c.generate(i)
 		if c.ceiling && *benchCeiling {
 			view, _ := g0.View()
-			if v, err := Ceiling(ctx, view, Options{}); err == nil {
+			if v, err := Ceiling(ctx, view, Options{MaxBeliefs: *benchBeliefs}); err == nil {
 				ceilingSum += v
 				ceilingN++
 			} else {
@@ -120,7 +125,7 @@ func playClass(ctx context.Context, t *testing.T, c benchClass, levels int) (map
 				if *benchMethods != "" && !slices.Contains(strings.Split(*benchMethods, ","), string(m)) {
 					continue
 				}
-				res, err := Play(ctx, g, Options{Method: m, Seed: uint64(i), Rules: g.Rules}, 400)
+				res, err := Play(ctx, g, Options{Method: m, Seed: uint64(i) + *benchSeed, Rules: g.Rules, EndgameBeliefs: *benchEndgame}, 400)
 				if err != nil {
 					t.Fatalf("%s level %d %s: %v", c.name, i, m, err)
 				}

@@ -1,10 +1,12 @@
 package hidden
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/decant/decant/solver"
@@ -85,16 +87,24 @@ func Belief(l *solver.Level, rules Rules) (*Game, error) {
 	return g, nil
 }
 
-// Clone returns a deep copy of g.
+// Clone returns a deep copy of g. Its tubes share one backing array, each with room for
+// Capacity units, so that pours append in place (cloning is most of the searches' work).
 func (g *Game) Clone() *Game {
 	c := &Game{Capacity: g.Capacity, Names: g.Names, Covers: slices.Clone(g.Covers), Rules: g.Rules}
 	c.Tubes = make([][]solver.Color, len(g.Tubes))
 	c.Shown = make([][]bool, len(g.Shown))
-	for i := range g.Tubes {
-		if g.Tubes[i] != nil {
-			c.Tubes[i] = slices.Clone(g.Tubes[i])
-			c.Shown[i] = slices.Clone(g.Shown[i])
+	room := g.Capacity
+	for _, t := range g.Tubes {
+		room = max(room, len(t))
+	}
+	units, shown := make([]solver.Color, room*len(g.Tubes)), make([]bool, room*len(g.Tubes))
+	for i, t := range g.Tubes {
+		if t == nil {
+			continue
 		}
+		at := i * room
+		c.Tubes[i] = units[at : at+copy(units[at:at+room], t) : at+room]
+		c.Shown[i] = shown[at : at+copy(shown[at:at+room], g.Shown[i]) : at+room]
 	}
 	return c
 }
@@ -397,66 +407,85 @@ func (g *Game) Sample(r *rand.Rand) (*Game, error) {
 // first appearance, reading the tubes sorted by their pattern (which units are hidden, which
 // equal which). Positions with equal SymKeys are the same up to names, so they have the same
 // chances; positions that are the same up to names may still differ in SymKey (a tie in the
-// patterns), which costs only a repeated search.
+// patterns), which costs only a repeated search. It is the expectimax's memo key, computed
+// once a belief, so it builds every tube's bytes in one buffer.
 func (g *Game) SymKey() string {
-	type tube struct {
-		pattern, key string
-		i            int
+	// buf holds, for each tube, its pattern then its key (each as long as the tube plus the
+	// cover byte), then its renamed bytes.
+	n := 0
+	for i, t := range g.Tubes {
+		n += len(t) + 1
+		if g.Covers[i] != 0 {
+			n += 2
+		}
 	}
+	buf := make([]byte, 0, 3*n)
+	type tube struct{ pattern, key, out []byte }
 	ts := make([]tube, len(g.Tubes))
 	for i, t := range g.Tubes {
-		p := make([]byte, 0, len(t)+1)
+		at := len(buf)
 		if g.Covers[i] != 0 {
-			p = append(p, 0xFD)
+			buf = append(buf, 0xFD)
 		}
 		for j, c := range t {
 			switch {
 			case !g.Shown[i][j]:
-				p = append(p, 0xFF)
+				buf = append(buf, 0xFF)
 			case c == 0:
-				p = append(p, 0xFE)
+				buf = append(buf, 0xFE)
 			default:
-				p = append(p, byte(slices.Index(t, c)))
+				buf = append(buf, byte(slices.Index(t, c)))
 			}
 		}
-		k := make([]byte, len(t))
+		mid := len(buf)
 		for j, c := range t {
-			k[j] = byte(c)
 			if !g.Shown[i][j] {
-				k[j] = 0xFF
+				c = 0xFF
 			}
+			buf = append(buf, byte(c))
 		}
-		ts[i] = tube{string(p), string(k), i}
+		ts[i] = tube{pattern: buf[at:mid:mid], key: buf[mid:len(buf):len(buf)]}
 	}
-	slices.SortFunc(ts, func(a, b tube) int {
-		return cmp.Or(strings.Compare(a.pattern, b.pattern), strings.Compare(a.key, b.key))
+	order := make([]int, len(ts))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		return cmp.Or(bytes.Compare(ts[a].pattern, ts[b].pattern), bytes.Compare(ts[a].key, ts[b].key))
 	})
-	rename := map[solver.Color]byte{}
+	var rename [256]byte
+	named := 0
 	id := func(c solver.Color) byte {
-		if _, ok := rename[c]; !ok {
-			rename[c] = byte(len(rename) + 1)
+		if rename[c] == 0 {
+			named++
+			rename[c] = byte(named)
 		}
 		return rename[c]
 	}
-	parts := make([]string, len(ts))
-	for n, tb := range ts {
-		i := tb.i
-		var b []byte
+	for _, i := range order {
+		at := len(buf)
 		if g.Covers[i] != 0 {
-			b = append(b, 0xFD, id(g.Covers[i]))
+			buf = append(buf, 0xFD, id(g.Covers[i]))
 		}
 		for j, c := range g.Tubes[i] {
 			switch {
 			case !g.Shown[i][j]:
-				b = append(b, 0xFF)
+				buf = append(buf, 0xFF)
 			case c == 0:
-				b = append(b, 0xFE)
+				buf = append(buf, 0xFE)
 			default:
-				b = append(b, id(c))
+				buf = append(buf, id(c))
 			}
 		}
-		parts[n] = string(b)
+		ts[i].out = buf[at:len(buf):len(buf)]
 	}
-	slices.Sort(parts)
-	return fmt.Sprintf("%d|%s", len(g.Names)-len(rename), strings.Join(parts, "|"))
+	slices.SortFunc(order, func(a, b int) int { return bytes.Compare(ts[a].out, ts[b].out) })
+	var sb strings.Builder
+	sb.Grow(n + 8)
+	sb.WriteString(strconv.Itoa(len(g.Names) - named))
+	for _, i := range order {
+		sb.WriteByte('|')
+		sb.Write(ts[i].out)
+	}
+	return sb.String()
 }

@@ -165,6 +165,8 @@ func legendLines(p solver.Plan) []string {
 		head = fmt.Sprintf("Shortest plan: %d pours", len(p.Moves))
 	case p.Status == solver.StatusSolved:
 		head = fmt.Sprintf("Plan: %d pours", len(p.Moves))
+	case p.Status == solver.StatusPartial:
+		head = fmt.Sprintf("Play now: %d pours, then see what the last one reveals", len(p.Moves))
 	default:
 		head = fmt.Sprintf("Best plan found: %d pours (search stopped early)", len(p.Moves))
 	}

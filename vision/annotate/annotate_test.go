@@ -76,6 +76,7 @@ var plans = map[string]solver.Plan{
 	"no plan":     {Status: solver.StatusUnknown},
 	"solved":      {Status: solver.StatusSolved, Optimal: true},
 	"single pour": {Status: solver.StatusSolved, Moves: []solver.Move{{From: 7, To: 0}}},
+	"partial":     {Status: solver.StatusPartial, Moves: []solver.Move{{From: 2, To: 5}, {From: 4, To: 2}, {From: 0, To: 4}}},
 }
 
 // TestAnnotate draws every kind of plan on light and dark scenes, small and large, and checks
@@ -127,6 +128,7 @@ func TestLegendText(t *testing.T) {
 		{"no plan", "No plan found", 1},
 		{"solved", "Already solved.", 1},
 		{"single pour", "Plan: 1 pours", 2},
+		{"partial", "Play now: 3 pours, then see what the last one reveals", 2},
 	} {
 		t.Run(tc.plan, func(t *testing.T) {
 			l, err := annotate.NewLayout(orig.Rect, boxes, plans[tc.plan])
