@@ -204,8 +204,13 @@ func serveReal(t *testing.T, s *Server) (addr string, stop func() error) {
 	return ln.Addr().String(), stop
 }
 
-// hardLevel takes the solver about 3 s of one core to prove unsolvable.
-var hardLevel = gen.Deal(3, 30, 4, 2).Compact()
+// hardLevel keeps the solver busy for minutes (26 colours, 3 empty tubes: it stops on the
+// default memory budget after about 2 minutes of one core); tests stop it.
+var hardLevel = gen.Deal(154, 26, 4, 3).Compact()
+
+// budgetLevel is solved by the quick search in 92 pours; proving the shortest (85) stores
+// 65,000 states, more than 1 MiB.
+var budgetLevel = gen.Deal(3, 26, 4, 3)
 
 // Defect 3: on shutdown every request gets an answer — work in hand is finished, searches are
 // stopped with their best plan, waiting requests are refused with Retry-After — and Serve
@@ -410,7 +415,7 @@ func TestErrorMapping(t *testing.T) {
 // Defect 6: a search stopped by its budget answers 200 unknown with the best plan found.
 func TestSearchBudgetAnswersBestPlan(t *testing.T) {
 	h := newTestServer(t, Config{MaxMemory: 1 << 20})
-	level := gen.Deal(3, 14, 4, 2) // the quick search finds 47 pours; proving the shortest needs more than 1 MiB
+	level := budgetLevel
 	rec := do(t, h, "POST", "/api/solve", "text/plain", []byte(level.Compact()))
 	var got solver.Report
 	json.Unmarshal(rec.Body.Bytes(), &got)

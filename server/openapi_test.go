@@ -17,7 +17,6 @@ import (
 	"github.com/getkin/kin-openapi/routers/legacy"
 
 	"github.com/decant/decant/solver"
-	"github.com/decant/decant/solver/gen"
 )
 
 // Real answers of every route and every status the API gives, validated against
@@ -69,7 +68,7 @@ func TestOpenAPI(t *testing.T) {
 		{"solve a screenshot", plain, "POST", "/api/solve", ct, form, 200},
 		{"solve without the image", plain, "POST", "/api/solve?annotate=0&fast=1", "image/png", shot, 200},
 		{"unsolvable", plain, "POST", "/api/solve", "text/plain", []byte("3: blue red green | green red blue | green red blue | "), 200},
-		{"stopped by the budget", budget, "POST", "/api/solve", "text/plain", []byte(gen.Deal(3, 14, 4, 2).Compact()), 200},
+		{"stopped by the budget", budget, "POST", "/api/solve", "text/plain", []byte(budgetLevel.Compact()), 200},
 		{"read", plain, "POST", "/api/read", "image/png", shot, 200},
 		{"partial plan", plain, "POST", "/api/solve", "text/plain", []byte("2: ? r | ? b | |"), 200},
 		{"gif", animated, "POST", "/api/gif", "application/json", gifBody, 200},

@@ -75,7 +75,7 @@ func TestServeShutsDownGracefully(t *testing.T) {
 	}
 	const clients = 8
 	answers := make(chan answer, clients)
-	hard := gen.Deal(3, 30, 4, 2).Compact() // seconds of search
+	hard := gen.Deal(154, 26, 4, 3).Compact() // minutes of search
 	for range clients {
 		go func() {
 			res, err := http.Post(url+"/api/solve", "text/plain", strings.NewReader(hard))
