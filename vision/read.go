@@ -1078,15 +1078,12 @@ func evenRuns(tubes [][]string) bool {
 	return runs > 0
 }
 
-// wholeGlassDE is how near (CIEDE2000) an empty tube's inside the colour of a tube full of it
-// may be before the tube is doubted: glass over a varying background shifts more than a
-// liquid's colour, so a whole tube of glass reads further from the empty tubes' glass than a
-// unit does (glassDE).
-// Tinted glass over a lighter or darker background changes in lightness, not in hue:
-// the tube's colour must also lie within wholeGlassHue of the glass in a* and b* (a dark
-// brown liquid beside black glass is not doubted).
-// Glass tinted at tintedChroma or more keeps its tint over any background, so a whole tube in
-// that tint is doubted however light or dark the background behind the glass makes it.
+// A whole tube of glass is told by its tint, against the glass that empty tubes or the room
+// above liquid show. Glass over a lighter or darker background changes mostly in lightness:
+// the tube's colour must lie within wholeGlassHue of the glass in a* and b*, and within
+// wholeGlassDE (CIEDE2000) of it overall — further than a single unit may (glassDE) — unless
+// the glass is tinted at tintedChroma or more, whose tint shows over any background. (A dark
+// brown liquid beside black glass is not doubted.)
 const (
 	wholeGlassDE  = 16
 	wholeGlassHue = 8
