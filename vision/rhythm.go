@@ -15,10 +15,16 @@ import (
 // A place at a row's pitch holds a tube when a candidate box covers placeCover of it and is
 // as tall as the row's tubes within placeHeightTol, or when liquid rests on its bottom. A
 // row grows beyond its ends by at most maxRowGrowth places on each side.
+// Beyond the board's ends, an outline stands for a tube only when it is the row's tube's size
+// within endWidthTol and endHeightTol, its top within endHeightTol of the row's, and centred
+// within endOffBeat of a tube's width from the place.
 const (
 	placeCover     = 0.7
 	placeHeightTol = 0.25
 	maxRowGrowth   = 4
+	endWidthTol    = 0.15
+	endHeightTol   = 0.1
+	endOffBeat     = 0.25
 )
 
 // completeRows is the layout with a tube added at every free place of its rows that holds
@@ -94,15 +100,20 @@ func (f *frame) completeRows(l tubeLayout, cands []image.Rectangle) (tubeLayout,
 }
 
 // holdsTube reports whether place b, at a row's pitch, holds a tube: liquid rests on its
-// bottom, or, for a place inside the board (not beyond its rows' ends, where buttons and
-// doodles stand), a candidate as tall as the row's tubes and at most two of them wide covers it (an
+// bottom; or, beyond the board's ends (where buttons and doodles stand), an outline of just a
+// tube's size and place stands there; or, inside the board, a candidate as tall as the row's tubes and at most two of them wide covers it (an
 // outline merged with a neighbour's, or broken).
 func (f *frame) holdsTube(b image.Rectangle, cands []image.Rectangle, row []image.Rectangle, end bool) bool {
 	if !f.readColumn(b, room(append(slices.Clone(row), b), b)).empty() {
 		return true
 	}
 	if end {
-		return false
+		// Beyond the board's ends only an outline of the row's own tube stands for one: of
+		// its size, at its height, centred on the place.
+		return slices.ContainsFunc(cands, func(c image.Rectangle) bool {
+			return near(c.Dx(), b.Dx(), endWidthTol) && near(c.Dy(), b.Dy(), endHeightTol) &&
+				abs(c.Min.Y-b.Min.Y) <= int(endHeightTol*float64(b.Dy())) && math.Abs(centreX(c)-centreX(b)) <= endOffBeat*float64(b.Dx())
+		})
 	}
 	for _, c := range cands {
 		in := c.Intersect(b)

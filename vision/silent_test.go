@@ -20,6 +20,7 @@ func TestOnceSilentlyWrong(t *testing.T) {
 		{13000354, true, "the same, where the glass band over two tubes' liquid reaches their tops"},
 		{11000387, false, "the same, where the glass shows only in another empty tube, a shade off over a blurred background: either reading keeps the rules"},
 		{15000571, false, "the same, the glass seen only in the room above four tubes' liquid, lighter there over a glow"},
+		{15000462, true, "an empty tube with a faint outline missed at a row's end"},
 		{13000359, true, "doodles at the screen's edge, alone in their rows, read as empty tubes"},
 		{13000406, true, "a mystery level's unit read 1.2 units tall, the five glyphs of each hidden run fitting four"},
 		{13000347, false, "tubes of 4 whose colours lie in pairs read as tubes of 2"},
