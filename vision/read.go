@@ -524,6 +524,15 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 	if missing, room := coveredShortfall(level); missing > room {
 		r.doubt(brokenConfidence, "the colours lack %d units, more than the curtains and hidden units can hold (%d)", missing, room)
 	}
+	if level.HasCurtains() && !slices.ContainsFunc(tubes, func(t []string) bool {
+		return slices.ContainsFunc(t, func(u string) bool { return u != t[0] })
+	}) {
+		// Every tube one run of one colour: no boundary between layers shows how tall a unit
+		// is, and the curtains keep the counts from checking it.
+		r.doubt(brokenConfidence, "no tube shows two layers, and %d curtains keep the counts from checking the unit's height", countFunc(tubes, func(t []string) bool {
+			return len(t) == 1 && strings.HasPrefix(t[0], solver.CurtainPrefix)
+		}))
+	}
 	if capacity >= minHalvedCapacity && evenRuns(tubes) {
 		r.doubt(brokenConfidence, "every layer holds an even number of units in tubes of %d: each may be one unit of a tube of %d", capacity, capacity/2)
 	}

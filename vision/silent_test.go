@@ -27,6 +27,7 @@ func TestOnceSilentlyWrong(t *testing.T) {
 		{1000035, false, "a mystery level's capacity raised by one for the headroom above tubes all filled alike, its hidden units told by no glyph"},
 		{13000113, false, "hatched hidden boxes split into one unit more than they hold, in tubes all filled alike"},
 		{17000362, false, "every unit of a frosted tube's layers read as two, in tubes of 8 for 4"},
+		{17000587, false, "a late position of whole tubes beside a curtain read in units a fifth too short: no boundary shows a unit's height"},
 		{15000317, false, "the glass at each tube's bottom taken for one hidden unit in every tube"},
 		{13000105, true, "two curtains named by their lanterns' gold frames, not the colours in the panes"},
 		{1000017, true, "a tube of hidden units under a colour taken for a curtain: dark boxes for cloth, the colour for a lantern"},
