@@ -69,8 +69,31 @@ func (s *Server) receive(c *gin.Context) (input, *admission, error) {
 // solveResponse is the plan document, plus the reading and annotated image for screenshots.
 type solveResponse struct {
 	solver.Report
+	shotDoc
+}
+
+// shotDoc is what a plan's answer adds for a screenshot: how sure the reading is, and the plan
+// drawn on it.
+type shotDoc struct {
 	Reading   *readingDoc `json:"reading,omitempty"`
 	Annotated string      `json:"annotated_png,omitempty"` // base64
+}
+
+// describeShot is the shotDoc of plan on screenshot sh (none for a level sent as text), with
+// the plan drawn when annotate is set.
+func (s *Server) describeShot(ctx context.Context, sh *shot, plan solver.Plan, annotate bool) (shotDoc, error) {
+	if sh == nil {
+		return shotDoc{}, nil
+	}
+	d := shotDoc{Reading: &readingDoc{sh.Confidence(), nonNil(sh.Reasons())}}
+	if annotate {
+		png, err := s.annotate(ctx, sh, plan)
+		if err != nil {
+			return shotDoc{}, err
+		}
+		d.Annotated = base64.StdEncoding.EncodeToString(png)
+	}
+	return d, nil
 }
 
 func (s *Server) solve(c *gin.Context) {
@@ -103,19 +126,12 @@ func (s *Server) solve(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	resp := solveResponse{Report: solver.NewReport(in.level, plan, stats)}
-	if sh != nil {
-		resp.Reading = &readingDoc{sh.Confidence(), nonNil(sh.Reasons())}
-		if p.annotate {
-			png, err := s.annotate(ctx, sh, plan)
-			if err != nil {
-				s.fail(c, err)
-				return
-			}
-			resp.Annotated = base64.StdEncoding.EncodeToString(png)
-		}
+	doc, err := s.describeShot(ctx, sh, plan, p.annotate)
+	if err != nil {
+		s.fail(c, err)
+		return
 	}
-	c.JSON(http.StatusOK, resp)
+	c.JSON(http.StatusOK, solveResponse{solver.NewReport(in.level, plan, stats), doc})
 }
 
 // take waits (at most QueueWait) for a slot in pool and then for n bytes of the budget.

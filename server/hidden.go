@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/base64"
 	"net/http"
 	"time"
 
@@ -16,8 +15,7 @@ import (
 // reveal, p_success, next_level), plus the reading and annotated image for screenshots.
 type hiddenResponse struct {
 	hidden.Report
-	Reading   *readingDoc `json:"reading,omitempty"`
-	Annotated string      `json:"annotated_png,omitempty"` // base64
+	shotDoc
 }
 
 // solveHidden answers a level with hidden units or curtains with the planner for them: the
@@ -31,19 +29,12 @@ func (s *Server) solveHidden(c *gin.Context, l *solver.Level, sh *shot, annotate
 		s.fail(c, err)
 		return
 	}
-	resp := hiddenResponse{Report: a.Report(l)}
-	if sh != nil {
-		resp.Reading = &readingDoc{sh.Confidence(), nonNil(sh.Reasons())}
-		if annotate {
-			png, err := s.annotate(ctx, sh, solver.Plan{Status: a.Status, Moves: a.Moves})
-			if err != nil {
-				s.fail(c, err)
-				return
-			}
-			resp.Annotated = base64.StdEncoding.EncodeToString(png)
-		}
+	doc, err := s.describeShot(ctx, sh, solver.Plan{Status: a.Status, Moves: a.Moves}, annotate)
+	if err != nil {
+		s.fail(c, err)
+		return
 	}
-	c.JSON(http.StatusOK, resp)
+	c.JSON(http.StatusOK, hiddenResponse{a.Report(l), doc})
 }
 
 // hiddenQuick is how many times QuickSearch the planner's quick run gets: it runs an exact

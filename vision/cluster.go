@@ -192,12 +192,18 @@ func assign(cost [][]float64) []int {
 // nor is a look on exactly the bottom unit of every tube that holds liquid (the glass of the
 // tubes' bottoms).
 func hiddenLooks(samples []unitSample, counts []int, capacity int) [][]unitSample {
+	// Where each sample stands: its tube, and whether it is its tube's top; the bottom
+	// sample of every tube with liquid.
 	top := map[int]bool{}
-	at := 0
-	for _, n := range counts {
-		at += n
+	tubeOf := make([]int, 0, len(samples))
+	var firsts []int
+	for t, n := range counts {
 		if n > 0 {
-			top[at-1] = true
+			firsts = append(firsts, len(tubeOf))
+			top[len(tubeOf)+n-1] = true
+		}
+		for range n {
+			tubeOf = append(tubeOf, t)
 		}
 	}
 	colors := make([]lab, len(samples))
@@ -245,22 +251,8 @@ func hiddenLooks(samples []unitSample, counts []int, capacity int) [][]unitSampl
 		}
 		return true
 	}
-	// bottoms reports whether the group is the bottom unit of every tube with liquid, and
-	// nothing else, in three tubes or more.
-	var firsts []int
-	at = 0
-	for _, n := range counts {
-		if n > 0 {
-			firsts = append(firsts, at)
-		}
-		at += n
-	}
-	tubeOf := make([]int, 0, len(samples))
-	for t, n := range counts {
-		for range n {
-			tubeOf = append(tubeOf, t)
-		}
-	}
+	// oneTube reports whether the group lies in one tube; bottoms whether it is the bottom
+	// unit of every tube with liquid, and nothing else, in three tubes or more.
 	oneTube := func(m []int) bool {
 		return !slices.ContainsFunc(m, func(i int) bool { return tubeOf[i] != tubeOf[m[0]] })
 	}

@@ -249,9 +249,7 @@ func (f *frame) headroomGlass(cols []column) (lab, bool) {
 	if len(bands) < 3 {
 		return lab{}, false
 	}
-	glass := medianOf(bands)
-	n := countFunc(bands, func(m lab) bool { return deltaE(m, glass) < glassDE })
-	return glass, float64(n) >= glassTopShare*float64(len(bands))
+	return agreedGlass(bands)
 }
 
 // headroomSkip is the share of the headroom, from the box's top, left out of its sample: the
@@ -266,9 +264,15 @@ func (f *frame) glassAbove(cols []column) (lab, bool) {
 	if len(above) < 2 {
 		return lab{}, false
 	}
-	glass := medianOf(above)
-	n := countFunc(above, func(m lab) bool { return deltaE(m, glass) < glassDE })
-	return glass, float64(n) >= glassTopShare*float64(len(above))
+	return agreedGlass(above)
+}
+
+// agreedGlass is the median of the glass samples, reported true when glassTopShare of them lie
+// within glassDE of it.
+func agreedGlass(samples []lab) (lab, bool) {
+	glass := medianOf(samples)
+	n := countFunc(samples, func(m lab) bool { return deltaE(m, glass) < glassDE })
+	return glass, float64(n) >= glassTopShare*float64(len(samples))
 }
 
 // glassRoom is the share of a tube's height that must be empty above its liquid for the
