@@ -271,6 +271,9 @@ func hiddenLooks(samples []unitSample, counts []int, capacity int) [][]unitSampl
 		if slices.ContainsFunc(m, func(i int) bool { return !prefix(i) }) {
 			continue // hidden units lie under every visible unit of their tube
 		}
+		if 2*countFunc(m, func(i int) bool { return samples[i].likeBackground }) > len(m) {
+			continue // the background seen through the glass, or below a box placed too low
+		}
 		if len(m) > capacity || look.Chroma() < hiddenLookChroma {
 			cands = append(cands, m)
 		}

@@ -103,3 +103,24 @@ func nearest(c lab) int {
 	}
 	return best
 }
+
+// translucentOver reports whether colour g can be background bg seen through glass of
+// opacity at most maxGlassOpacity: g = bg + a·(tint − bg) for a tint within sRGB (give or
+// take glassGamutSlack levels). Glass moves what lies behind it only part of the way to its
+// tint, so a colour far from the background in a direction no tint reaches is liquid.
+func translucentOver(g, bg lab) bool {
+	gc, _ := cielab.ToRGB(g)
+	bc, _ := cielab.ToRGB(bg)
+	for _, ch := range [][2]uint8{{gc.R, bc.R}, {gc.G, bc.G}, {gc.B, bc.B}} {
+		tint := float64(ch[1]) + (float64(ch[0])-float64(ch[1]))/maxGlassOpacity
+		if tint < -glassGamutSlack || tint > 255+glassGamutSlack {
+			return false
+		}
+	}
+	return true
+}
+
+const (
+	maxGlassOpacity = 0.5
+	glassGamutSlack = 20
+)

@@ -145,23 +145,12 @@ func (f *frame) tallBoxes(edges gocv.Mat) []image.Rectangle {
 	return out
 }
 
-// pickTubes keeps the largest set of non-overlapping candidates of one size (games draw every
-// tube alike): widths within 15% and heights within 25% of a seed box, preferring the boxes
-// closest to the seed's size where candidates overlap.
-func pickTubes(cands []image.Rectangle) []image.Rectangle {
-	// Runs of one colour inside tubes can be tube-shaped and outnumber the tubes; without them
-	// the tubes win. But a tube can sit inside a box stretched by a background doodle, and
-	// dropping inner boxes would lose it. Of the two answers, take the one covering more.
-	all, outer := largestGroup(cands), largestGroup(dropInner(cands))
-	if area(outer) > area(all) {
-		return outer
-	}
-	return all
-}
-
-// largestGroup is pickTubes on one candidate set.
-func largestGroup(cands []image.Rectangle) []image.Rectangle {
-	var best []image.Rectangle
+// alikeGroups finds sets of non-overlapping candidates of one size (games draw every tube
+// alike): widths within 15% and heights within 25% of a seed box, preferring the boxes
+// closest to the seed's size where candidates overlap. It returns the set with the most
+// boxes and the set of minAlike or more boxes covering the most area: pieces of liquid split
+// by a glare stripe can outnumber the tubes they sit in.
+func alikeGroups(cands []image.Rectangle) (most, widest []image.Rectangle) {
 	for _, seed := range cands {
 		var group []image.Rectangle
 		for _, r := range cands {
@@ -177,12 +166,18 @@ func largestGroup(cands []image.Rectangle) []image.Rectangle {
 				kept = append(kept, r)
 			}
 		}
-		if len(kept) > len(best) || (len(kept) == len(best) && area(kept) > area(best)) {
-			best = kept
+		if len(kept) > len(most) || (len(kept) == len(most) && area(kept) > area(most)) {
+			most = kept
+		}
+		if len(kept) >= minAlike && area(kept) > area(widest) {
+			widest = kept
 		}
 	}
-	return best
+	return most, widest
 }
+
+// minAlike is the fewest alike boxes that make a row of tubes.
+const minAlike = 3
 
 // dropInner removes candidates that sit inside a taller candidate at most twice as wide: runs
 // of one colour inside a tube can be tube-shaped, and outnumber the tubes.

@@ -98,24 +98,33 @@ func (f *frame) profile(b image.Rectangle, room [2]int) (in, out []lab) {
 	for y := b.Min.Y; y < b.Max.Y; y++ {
 		c, _ := f.medianLab(centreStrip(b, y, y+1))
 		in = append(in, c)
-		near := max(1, w/20)
-		farL, farR := min(w/5, room[0]-1), min(w/5, room[1]-1)
-		l, okL := f.medianLab(image.Rect(b.Min.X-farL, y, b.Min.X-near, y+1))
-		r, okR := f.medianLab(image.Rect(b.Max.X+near, y, b.Max.X+farR, y+1))
-		okL, okR = okL && farL > near, okR && farR > near
-		switch {
-		case okL && okR:
-			out = append(out, lab{L: (l.L + r.L) / 2, A: (l.A + r.A) / 2, B: (l.B + r.B) / 2})
-		case okL:
-			out = append(out, l)
-		case okR:
-			out = append(out, r)
-		default: // boxed in on both sides: the background just above the tube
-			a, _ := f.medianLab(image.Rect(b.Min.X, b.Min.Y-max(2, w/4), b.Max.X, b.Min.Y-1))
-			out = append(out, a)
+		o, ok := f.beside(b, room, y, y+1)
+		if !ok { // boxed in on both sides: the background just above the tube
+			o, _ = f.medianLab(image.Rect(b.Min.X, b.Min.Y-max(2, w/4), b.Max.X, b.Min.Y-1))
 		}
+		out = append(out, o)
 	}
 	return smooth(in, 2), out
+}
+
+// beside is the background just outside the tube's box b, in rows y0..y1: the median of
+// strips on each side within the free room there, averaged over the sides that have room.
+func (f *frame) beside(b image.Rectangle, room [2]int, y0, y1 int) (lab, bool) {
+	w := b.Dx()
+	near := max(1, w/20)
+	farL, farR := min(w/5, room[0]-1), min(w/5, room[1]-1)
+	l, okL := f.medianLab(image.Rect(b.Min.X-farL, y0, b.Min.X-near, y1))
+	r, okR := f.medianLab(image.Rect(b.Max.X+near, y0, b.Max.X+farR, y1))
+	okL, okR = okL && farL > near, okR && farR > near
+	switch {
+	case okL && okR:
+		return lab{L: (l.L + r.L) / 2, A: (l.A + r.A) / 2, B: (l.B + r.B) / 2}, true
+	case okL:
+		return l, true
+	case okR:
+		return r, true
+	}
+	return lab{}, false
 }
 
 // smooth applies a running median of 2·r+1 rows per channel, removing the spikes of glyph
@@ -479,7 +488,14 @@ func unitPatch(c column, unit float64, j int) image.Rectangle {
 type unitSample struct {
 	color  lab
 	hidden bool
+	// likeBackground marks a unit that looks like the background beside its tube, within
+	// backgroundDE: the background itself, below a box placed past the tube's end, or
+	// through clear glass. (Hidden boxes, hatched or grey, stand out further even on a
+	// background of their own grey.)
+	likeBackground bool
 }
+
+const backgroundDE = 6
 
 // sampleUnit reads one unit's patch: its median colour, and whether it is a hidden unit (a
 // dark neutral box with a light "?" glyph: some, but not most, pixels far lighter).

@@ -176,12 +176,15 @@ const (
 func (f *frame) layouts(cands []image.Rectangle) []tubeLayout {
 	var out []tubeLayout
 	seen := map[string]bool{}
+	most, widest := alikeGroups(cands)
+	outer, _ := alikeGroups(dropInner(cands))
 	for _, l := range []struct {
 		cue   string
 		boxes []image.Rectangle
 	}{
-		{"outlines", largestGroup(cands)},
-		{"outer outlines", largestGroup(dropInner(cands))},
+		{"outlines", most},
+		{"outer outlines", outer},
+		{"largest outlines", widest},
 	} {
 		if len(l.boxes) == 0 {
 			continue
@@ -395,7 +398,7 @@ func (f *frame) readLayout(l *tubeLayout, r *Reading, out *[]column) error {
 		}
 		cols[i] = f.readColumn(b, room(boxes, b))
 	}
-	f.dropGlassTops(cols)
+	f.dropGlassTops(cols, boxes)
 	*out = cols
 	if !slices.ContainsFunc(cols, func(c column) bool { return !c.empty() }) {
 		return solver.Errorf(solver.CodeNoPuzzle, "no water-sort level found: %d tube-shaped outlines but no liquid in any", len(boxes))
@@ -414,8 +417,14 @@ func (f *frame) readLayout(l *tubeLayout, r *Reading, out *[]column) error {
 			return solver.Errorf(solver.CodeNoPuzzle, "no water-sort level found: tube %d would hold %d layers, more than a tube holds (%d)", i+1, counts[i], solver.MaxCapacity)
 		}
 		capacity = max(capacity, counts[i])
+		rm := room(boxes, c.box)
 		for j := range counts[i] {
-			samples = append(samples, f.sampleUnit(unitPatch(c, unit, j)))
+			p := unitPatch(c, unit, j)
+			s := f.sampleUnit(p)
+			if bg, ok := f.beside(c.box, rm, p.Min.Y, p.Max.Y); ok {
+				s.likeBackground = deltaE(s.color, bg) < backgroundDE
+			}
+			samples = append(samples, s)
 		}
 		total += counts[i]
 	}

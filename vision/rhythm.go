@@ -138,7 +138,7 @@ func medianWidth(bs []image.Rectangle) int {
 // look like the background around the tubes, a tube's empty part reads as one more layer on
 // top of its liquid. Every tube is drawn in the same glass, so a top layer that the empty
 // tubes show, or that most tubes' top layers share, is glass, and the liquid ends below it.
-func (f *frame) dropGlassTops(cols []column) {
+func (f *frame) dropGlassTops(cols []column, boxes []image.Rectangle) {
 	tops := make([]lab, len(cols))
 	var sampled []lab
 	for i, c := range cols {
@@ -168,16 +168,22 @@ func (f *frame) dropGlassTops(cols []column) {
 	// glass above it, stops short of it.
 	reaches := func(c column) bool { return float64(c.top-c.box.Min.Y) <= glassReach*float64(c.box.Dy()) }
 	n, layered := 0, 0
+	var behind []lab // the background beside those tops
 	for i, c := range cols {
 		if !c.curtain && !c.empty() && deltaE(tops[i], shared) < glassDE && reaches(c) {
 			n++
 			if len(c.bounds) > 0 {
 				layered++
 			}
+			if bg, ok := f.beside(c.box, room(boxes, c.box), c.top, c.box.Min.Y+int(glassReach*float64(c.box.Dy()))+1); ok {
+				behind = append(behind, bg)
+			}
 		}
 	}
 	sharedWhole := false
-	if float64(n) >= glassTopShare*float64(len(sampled)) {
+	// Glass only tints what lies behind it: a top no glass over the background can show
+	// (lavender over gold) is liquid, however many tubes share it.
+	if float64(n) >= glassTopShare*float64(len(sampled)) && (len(behind) == 0 || translucentOver(shared, medianOf(behind))) {
 		glasses = append(glasses, shared)
 		// A tube that is one layer up to its top holds capacity units; were the shared top
 		// liquid, the tubes where it lies over other layers would add more of that colour
