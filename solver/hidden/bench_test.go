@@ -25,7 +25,6 @@ var (
 	benchEndgame = flag.Int("hidden-endgame-beliefs", 0, "endgame's budget of beliefs a decision (0: DefaultEndgameBeliefs; 4 times it on small levels)")
 	benchSkip    = flag.Int("hidden-skip", 0, "levels skipped in each class: -hidden-skip 20 -hidden-levels 100 plays levels 20–119")
 	benchSeed    = flag.Uint64("hidden-seed", 0, "added to the planner's seed: the same levels played with other samples")
-	benchOrder   = flag.Int("hidden-order", 0, "endgame's tie-break order bits (0: buryOrder)")
 	benchClasses = flag.String("hidden-classes", "", "comma-separated class ids to run: small2,small1,mid,mystery,random,curtain,carry (default all)")
 )
 
@@ -126,7 +125,7 @@ func playClass(ctx context.Context, t *testing.T, c benchClass, levels int) (map
 				if *benchMethods != "" && !slices.Contains(strings.Split(*benchMethods, ","), string(m)) {
 					continue
 				}
-				res, err := Play(ctx, g, Options{Method: m, Seed: uint64(i) + *benchSeed, Rules: g.Rules, EndgameBeliefs: *benchEndgame, order: *benchOrder}, 400)
+				res, err := Play(ctx, g, Options{Method: m, Seed: uint64(i) + *benchSeed, Rules: g.Rules, EndgameBeliefs: *benchEndgame}, 400)
 				if err != nil {
 					t.Fatalf("%s level %d %s: %v", c.name, i, m, err)
 				}

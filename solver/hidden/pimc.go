@@ -15,7 +15,6 @@ type score struct {
 	// bury counts the hidden units under the pour's destination, whose reveal it delays;
 	// empties counts the empty tubes left after it.
 	bury, empties int
-	reveals       bool // the pour reveals a hidden unit
 }
 
 // p is the estimated probability of finishing.
@@ -47,23 +46,8 @@ func (s score) better(t score) bool {
 // then per order fewer hidden units buried and more empty tubes kept, then fewer pours.
 func (s score) safer(t score, order int) bool {
 	const eps = 1e-9
-	if order&32 != 0 {
-		if d := s.p() - t.p(); d <= 1.5/max(s.n, 1) && d >= -1.5/max(s.n, 1) {
-			if dm := s.mean() - t.mean(); s.ok > 0 && t.ok > 0 && (dm >= 1 || dm <= -1) {
-				return dm < 0
-			}
-		}
-	}
 	if d := s.p() - t.p(); d > 0.5/max(s.n, 1)+eps || d < -0.5/max(s.n, 1)-eps {
 		return d > 0
-	}
-	if order&4 != 0 {
-		if d := s.mean() - t.mean(); d > 0.5 || d < -0.5 {
-			return d < 0
-		}
-	}
-	if order&8 != 0 && s.reveals != t.reveals {
-		return s.reveals
 	}
 	if order&1 != 0 && s.bury != t.bury {
 		return s.bury < t.bury
@@ -94,9 +78,6 @@ func features(b *Game, m solver.Move, s *score) {
 		if len(t) == 0 && b.Covers[i] == 0 && i != m.To {
 			s.empties++
 		}
-	}
-	if h := len(b.Tubes[m.From]) - m.Count - 1; h >= 0 && !b.Shown[m.From][h] {
-		s.reveals = true
 	}
 	if len(b.Tubes[m.From]) == m.Count && b.Covers[m.From] == 0 {
 		s.empties++

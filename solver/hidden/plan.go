@@ -138,7 +138,7 @@ func Plan(ctx context.Context, l *solver.Level, opts Options) (Answer, error) {
 	if _, _, err := b.unseen(); err != nil {
 		return Answer{}, err
 	}
-	if opts.Method == Endgame && opts.order == 0 {
+	if opts.Method == Endgame {
 		opts.order = buryOrder
 	}
 	p := &planner{ctx: ctx, opts: opts, rng: rand.New(rand.NewPCG(opts.Seed, 0x41dd3)), cache: map[string]int{}}
