@@ -224,6 +224,9 @@ func (p *planner) segment(b *Game) (Answer, error) {
 		if p.ctx.Err() != nil {
 			break // scores cut short by the deadline choose nothing
 		}
+		if s.ok == 0 {
+			return p.explore(b, moves, s)
+		}
 		m := cands[i]
 		for _, smp := range samples {
 			if _, _, err := smp.Pour(m.From, m.To); err != nil {
