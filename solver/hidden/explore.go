@@ -6,14 +6,39 @@ import (
 	"github.com/decant/decant/solver"
 )
 
-// explore ends a segment on belief b (already advanced by moves) once no sampled completion
-// finishes after any pour: where the scores no longer point anywhere, the only progress left
-// is information. It plays the fewest pours that reveal something, found breadth-first over
-// the positions reachable without a reveal (at most MaxStates of them), and answers unknown
-// with p_success 0 — a guess, not a plan. When no reveal can be reached it stops: unknown
-// with the pours so far, or, when the search saw every reachable position, no pour was played
-// and none of them can be solved whatever is hidden, unsolvable.
-func (p *planner) explore(b *Game, moves []solver.Move, s score) (Answer, error) {
+// explore ends a segment begun on belief start, now at b after moves, once the scores no
+// longer point anywhere new: no sampled completion finishes after any pour (score s finishes
+// none), or every pour leads back to a position of the segment. The only progress left is
+// information: it plays the fewest pours that reveal something, found breadth-first over the
+// positions reachable without a reveal (at most MaxStates of them), and answers with s's
+// chance — unknown, p_success 0, when s finishes nothing: a guess, not a plan. When no reveal
+// can be reached it answers unknown with no pours from start (stuck: playing on only goes
+// round), unsolvable when the search saw every position reachable from start and none of them
+// can be solved whatever is hidden.
+func (p *planner) explore(start, b *Game, moves []solver.Move, s score) (Answer, error) {
+	a, found, maybe, err := p.toReveal(b, moves, s)
+	if err != nil || found {
+		return a, err
+	}
+	if len(moves) > 0 {
+		// Pours do not always undo: start may reach what b cannot.
+		if a, found, maybe, err = p.toReveal(start, nil, s); err != nil || found {
+			return a, err
+		}
+	}
+	a, err = answer(start, nil, nil, s)
+	a.Status = solver.StatusUnknown
+	if !maybe {
+		a.Status, a.PSuccess, a.PSamples = solver.StatusUnsolvable, 0, 0
+	}
+	return a, err
+}
+
+// toReveal searches breadth-first from b, reached by moves, for the fewest pours to a reveal
+// and answers with them (found). Otherwise maybe reports whether the search may have missed
+// a position that can be solved under some completion: over its budget, stopped, or one it
+// saw.
+func (p *planner) toReveal(b *Game, moves []solver.Move, s score) (a Answer, found, maybe bool, err error) {
 	type node struct {
 		g      *Game
 		parent int
@@ -21,10 +46,9 @@ func (p *planner) explore(b *Game, moves []solver.Move, s score) (Answer, error)
 	}
 	nodes := []node{{g: b, parent: -1}}
 	seen := map[string]bool{b.Key(): true}
-	maybe := false // some reachable position may be solved under some completion
 	for i := 0; i < len(nodes); i++ {
 		if p.ctx.Err() != nil {
-			break
+			return Answer{}, false, true, nil
 		}
 		g := nodes[i].g
 		maybe = maybe || g.maybeSolved()
@@ -32,7 +56,7 @@ func (p *planner) explore(b *Game, moves []solver.Move, s score) (Answer, error)
 			c := g.Clone()
 			played, reveal, err := c.Pour(m.From, m.To)
 			if err != nil {
-				return Answer{}, err
+				return Answer{}, false, true, err
 			}
 			if reveal >= 0 {
 				path := []solver.Move{played}
@@ -40,7 +64,8 @@ func (p *planner) explore(b *Game, moves []solver.Move, s score) (Answer, error)
 					path = append(path, nodes[j].move)
 				}
 				slices.Reverse(path)
-				return answer(c, append(moves, path...), &Reveal{Move: len(moves) + len(path) - 1, Tube: reveal}, s)
+				a, err := answer(c, append(slices.Clone(moves), path...), &Reveal{Move: len(moves) + len(path) - 1, Tube: reveal}, s)
+				return a, true, true, err
 			}
 			if k := c.Key(); !seen[k] && len(seen) < p.opts.MaxStates {
 				seen[k] = true
@@ -50,14 +75,7 @@ func (p *planner) explore(b *Game, moves []solver.Move, s score) (Answer, error)
 			}
 		}
 	}
-	a, err := answer(b, moves, nil, s)
-	if p.ctx.Err() != nil {
-		maybe = true
-	}
-	if len(moves) == 0 && !maybe {
-		a.Status, a.PSuccess, a.PSamples = solver.StatusUnsolvable, 0, 0
-	}
-	return a, err
+	return Answer{}, false, maybe, nil
 }
 
 // maybeSolved reports whether position g may be solved under some completion: every tube is

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/decant/decant/solver"
+	"github.com/decant/decant/solver/gen"
 )
 
 func TestExploreReachesTheNearestReveal(t *testing.T) {
@@ -17,7 +18,7 @@ func TestExploreReachesTheNearestReveal(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := &planner{ctx: t.Context(), opts: Options{MaxStates: 1000}.withDefaults(), rng: rand.New(rand.NewPCG(1, 1)), cache: map[string]int{}}
-	a, err := p.explore(b, nil, score{n: 16})
+	a, err := p.explore(b, b, nil, score{n: 16})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,4 +63,20 @@ func TestNoFinishingPourEndsTheSegment(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestCurtainLevelDoesNotGoRound(t *testing.T) {
+	// The benchmark's curtain level 2: the completions finish through the closed curtain, so
+	// the best pours went back and forth between two positions until the 400-pour cap.
+	truth := gen.Deal(3002, 10, 4, 2)
+	g := NewGame(truth, Mystery(truth), coverOne(truth, 2), Rules{})
+	res, err := Play(t.Context(), g, Options{Method: Determinised, Seed: 2}, 400)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Pours > 60 || len(res.Decisions) > 60 {
+		t.Errorf("%d pours in %d decisions, want a game that ends (the oracle needs 30)", res.Pours, len(res.Decisions))
+	}
+	last := res.Decisions[len(res.Decisions)-1]
+	t.Logf("finished %v after %d pours; last decision %s", res.Finished, res.Pours, last.Status)
 }

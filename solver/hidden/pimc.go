@@ -234,6 +234,7 @@ func (p *planner) draw(b *Game, n int) ([]*Game, error) {
 
 // segment plans the pours to play on belief b up to the first reveal, one decision a pour.
 func (p *planner) segment(b *Game) (Answer, error) {
+	start := b
 	b = b.Clone()
 	samples, err := p.draw(b, p.opts.Samples)
 	if err != nil {
@@ -251,7 +252,9 @@ func (p *planner) segment(b *Game) (Answer, error) {
 				// the tubes, whatever is hidden: proven stuck.
 				return Answer{Status: solver.StatusUnsolvable, Next: mustView(b)}, nil
 			}
-			break
+			// Every pour leads back to a position of the segment: the best pours go round
+			// in a circle (the completions may finish only through a closed curtain).
+			return p.explore(start, b, moves, last)
 		}
 		i, s, scores := p.best(b, cands, samples, p.exactScores(b))
 		switch p.opts.Method {
@@ -264,7 +267,7 @@ func (p *planner) segment(b *Game) (Answer, error) {
 			break // scores cut short by the deadline choose nothing
 		}
 		if s.ok == 0 {
-			return p.explore(b, moves, s)
+			return p.explore(start, b, moves, s)
 		}
 		m := cands[i]
 		for _, smp := range samples {

@@ -172,6 +172,10 @@ func Plan(ctx context.Context, l *solver.Level, opts Options) (Answer, error) {
 	a.Method, a.Searches, a.Elapsed = opts.Method, p.searches, time.Since(start)
 	a.peakStates = max(p.peak, p.states)
 	a.rawP = a.PSuccess
+	a.hiddenShare, a.curtained = hiddenShare(b)
+	if a.PSamples > 0 && a.PSuccess > 0 && b.units() > smallUnits {
+		a.PSuccess = calibrated(a.PSuccess, a.hiddenShare, a.curtained)
+	}
 	return a, nil
 }
 

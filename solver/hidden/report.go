@@ -54,7 +54,7 @@ func (a Answer) Format(l *solver.Level) string {
 		return "unsolvable: no pour helps, whatever the hidden units are\n"
 	default:
 		if len(a.Moves) == 0 && a.PSamples > 0 {
-			return "unknown: stuck, not proven: no sampled completion finishes and no pour found reveals anything\n"
+			return "unknown: stuck, not proven: no pour found reveals anything or leads anywhere new\n"
 		}
 		if len(a.Moves) == 0 {
 			return "unknown: the planner stopped on its budget before choosing a pour\n"
