@@ -29,12 +29,13 @@
 // plan) only when nothing is hidden and the exact search proved it; solver.StatusUnsolvable
 // only when it is proven for every completion (no pour is legal, or nothing is hidden and the
 // exact search proved it, or no pour can ever reveal anything and no position reachable can
-// be solved whatever is hidden); a budget answers solver.StatusUnknown. Where no sampled
-// completion finishes after any pour, the segment stops: it plays the fewest pours that
-// reveal something and answers solver.StatusUnknown with PSuccess 0 (a guess, not a plan), or
-// stops where nothing can be revealed. Next is the position after
-// the pours with the revealed unit written solver.Pending ("!"): writing the colour that
-// appeared in its place and planning again gives the next segment — the loop is stateless.
+// be solved whatever is hidden); a budget answers solver.StatusUnknown. Where the pours stop
+// pointing anywhere — no sampled completion finishes after any of them, or every one leads
+// back to a position of the segment — the segment plays the fewest pours that reveal
+// something (solver.StatusUnknown when no completion finishes: PSuccess 0, a guess, not a
+// plan), or, where nothing can be revealed, none (stuck). Next is the position after the
+// pours with the revealed unit written solver.Pending ("!"): writing the colour that appeared
+// in its place and planning again gives the next segment — the loop is stateless.
 //
 // # Methods
 //
