@@ -4,8 +4,10 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -25,6 +27,7 @@ var (
 	benchEndgame = flag.Int("hidden-endgame-beliefs", 0, "endgame's budget of beliefs a decision (0: DefaultEndgameBeliefs; 4 times it on small levels)")
 	benchSkip    = flag.Int("hidden-skip", 0, "levels skipped in each class: -hidden-skip 20 -hidden-levels 100 plays levels 20–119")
 	benchSeed    = flag.Uint64("hidden-seed", 0, "added to the planner's seed: the same levels played with other samples")
+	benchDump    = flag.String("hidden-decisions", "", "write every sampled decision (class, method, level, raw p, hidden share, curtain, finished) to this CSV file")
 	benchClasses = flag.String("hidden-classes", "", "comma-separated class ids to run: small2,small1,mid,mystery,random,curtain,carry (default all)")
 )
 
@@ -87,13 +90,16 @@ func coverOne(l *solver.Level, seed int) []solver.Color {
 type methodStats struct {
 	finished, games int
 	ratios          []float64
+	ruleRatios      []float64 // pours over the oracle's plan played under the level's pour rule
 	times           []time.Duration
+	states          []int     // the peak states of each decision
 	preds           []float64 // p_success of each decision
+	raws            []float64 // the same before calibration
 	outcomes        []float64 // 1 if that game finished
 }
 
 // playClass plays every level of class c with each method and the oracle.
-func playClass(ctx context.Context, t *testing.T, c benchClass, levels int) (map[Method]*methodStats, int, float64, int) {
+func playClass(ctx context.Context, t *testing.T, c benchClass, levels int, dump io.Writer) (map[Method]*methodStats, int, float64, int) {
 	stats := map[Method]*methodStats{}
 	for _, m := range c.methods {
 		stats[m] = &methodStats{}
@@ -116,10 +122,10 @@ func playClass(ctx context.Context, t *testing.T, c benchClass, levels int) (map
 			if err != nil {
 				t.Fatal(err)
 			}
-			optimum := -1
+			optimum, ruled := -1, -1
 			if plan.Status == solver.StatusSolved {
 				oracleFinished++
-				optimum = len(plan.Moves)
+				optimum, ruled = len(plan.Moves), underRule(g, plan.Moves)
 			}
 			for _, m := range c.methods {
 				if *benchMethods != "" && !slices.Contains(strings.Split(*benchMethods, ","), string(m)) {
@@ -139,12 +145,20 @@ func playClass(ctx context.Context, t *testing.T, c benchClass, levels int) (map
 					if optimum > 0 {
 						s.ratios = append(s.ratios, float64(res.Pours)/float64(optimum))
 					}
+					if ruled > 0 {
+						s.ruleRatios = append(s.ruleRatios, float64(res.Pours)/float64(ruled))
+					}
 				}
 				for _, d := range res.Decisions {
 					s.times = append(s.times, d.Elapsed)
+					s.states = append(s.states, d.States)
 					if d.Status == solver.StatusPartial || d.Status == solver.StatusUnknown {
 						s.preds = append(s.preds, d.PSuccess)
+						s.raws = append(s.raws, d.rawP)
 						s.outcomes = append(s.outcomes, out)
+						if dump != nil {
+							fmt.Fprintf(dump, "%s,%s,%d,%d,%.4f,%.4f,%v,%v\n", c.id, m, i, k, d.rawP, d.hiddenShare, d.curtained, res.Finished)
+						}
 					}
 				}
 			}
@@ -155,6 +169,26 @@ func playClass(ctx context.Context, t *testing.T, c benchClass, levels int) (map
 		ceiling = ceilingSum / float64(ceilingN)
 	}
 	return stats, oracleFinished, ceiling, ceilingN
+}
+
+// underRule returns the pours the oracle's plan takes when played on game g under its pour
+// rule, each pour repeated until it has moved its units (a hidden unit of the run's colour
+// stays behind, shows, and follows in the next pour), or -1 when the plan cannot be played so
+// (a curtain is in the way). With everything in sight, the best play under the rule lies
+// between the oracle's optimum and this.
+func underRule(g *Game, moves []solver.Move) int {
+	g = g.Clone()
+	n := 0
+	for _, m := range moves {
+		for moved := 0; moved < m.Count; n++ {
+			played, _, err := g.Pour(m.From, m.To)
+			if err != nil {
+				return -1
+			}
+			moved += played.Count
+		}
+	}
+	return n
 }
 
 // truths returns the truths level i of class c is played against: its own, and on the small
@@ -229,13 +263,22 @@ func TestBenchmark(t *testing.T) {
 	}
 	ctx := context.Background()
 	var table strings.Builder
-	fmt.Fprintf(&table, "| class | method | levels | finished | oracle finished | ceiling | pours / oracle (median) | decision ms median | worst ms | Brier | decisions |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
+	fmt.Fprintf(&table, "| class | method | levels | finished | oracle finished | ceiling | pours / oracle (median) | pours / oracle under the rule | decision ms median | worst ms | Brier | Brier uncalibrated | decisions | states a decision, median | worst |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	var calib strings.Builder
+	var dump io.Writer
+	if *benchDump != "" {
+		f, err := os.Create(*benchDump)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		dump = f
+	}
 	for _, c := range benchClassList() {
 		if *benchClasses != "" && !slices.Contains(strings.Split(*benchClasses, ","), c.id) {
 			continue
 		}
-		stats, oracle, ceiling, ceilingN := playClass(ctx, t, c, *benchLevels)
+		stats, oracle, ceiling, ceilingN := playClass(ctx, t, c, *benchLevels, dump)
 		for _, m := range c.methods {
 			s := stats[m]
 			if s.games == 0 {
@@ -246,13 +289,13 @@ func TestBenchmark(t *testing.T) {
 				ceil = fmt.Sprintf("%.1f%% (%d levels)", 100*ceiling, ceilingN)
 			}
 			worst := slices.Max(append(s.times, 0))
-			row := fmt.Sprintf("| %s | %s | %d | %.1f%% | %.1f%% | %s | %.3f (%d) | %.0f | %.0f | %.3f | %d |\n",
+			row := fmt.Sprintf("| %s | %s | %d | %.1f%% | %.1f%% | %s | %.3f (%d) | %.3f | %.0f | %.0f | %.3f | %.3f | %d | %d | %d |\n",
 				c.name, m, s.games, 100*float64(s.finished)/float64(s.games), 100*float64(oracle)/float64(s.games), ceil,
-				median(s.ratios), len(s.ratios), float64(median(s.times).Microseconds())/1000, float64(worst.Microseconds())/1000,
-				brier(s.preds, s.outcomes), len(s.times))
+				median(s.ratios), len(s.ratios), median(s.ruleRatios), float64(median(s.times).Microseconds())/1000, float64(worst.Microseconds())/1000,
+				brier(s.preds, s.outcomes), brier(s.raws, s.outcomes), len(s.times), median(s.states), slices.Max(append(s.states, 0)))
 			table.WriteString(row)
 			t.Log(row)
-			fmt.Fprintf(&calib, "%s, %s: %s\n", c.name, m, deciles(s.preds, s.outcomes))
+			fmt.Fprintf(&calib, "%s, %s: %s\n  uncalibrated: %s\n", c.name, m, deciles(s.preds, s.outcomes), deciles(s.raws, s.outcomes))
 		}
 	}
 	t.Logf("\n%s\ncalibration (p_success of each decision vs the game's outcome):\n%s", table.String(), calib.String())

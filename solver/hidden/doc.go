@@ -23,13 +23,19 @@
 //
 // Plan returns the pours to play now, up to and including the pour that reveals something (a
 // hidden unit, or a curtain's contents), the estimated probability of finishing the level
-// from there (PSuccess, from PSamples sampled completions of the hidden units) and the
-// expected number of pours. Its status is solver.StatusPartial; solver.StatusSolved (a whole
+// from there (PSuccess, from PSamples sampled completions of the hidden units, corrected for
+// the searches' sight of every hidden unit by a calibration fitted on simulated games) and
+// the expected number of pours. Its status is solver.StatusPartial; solver.StatusSolved (a whole
 // plan) only when nothing is hidden and the exact search proved it; solver.StatusUnsolvable
 // only when it is proven for every completion (no pour is legal, or nothing is hidden and the
-// exact search proved it); a budget answers solver.StatusUnknown. Next is the position after
-// the pours with the revealed unit written solver.Pending ("!"): writing the colour that
-// appeared in its place and planning again gives the next segment — the loop is stateless.
+// exact search proved it, or no pour can ever reveal anything and no position reachable can
+// be solved whatever is hidden); a budget answers solver.StatusUnknown. Where the pours stop
+// pointing anywhere — no sampled completion finishes after any of them, or every one leads
+// back to a position of the segment — the segment plays the fewest pours that reveal
+// something (solver.StatusUnknown when no completion finishes: PSuccess 0, a guess, not a
+// plan), or, where nothing can be revealed, none (stuck). Next is the position after the
+// pours with the revealed unit written solver.Pending ("!"): writing the colour that appeared
+// in its place and planning again gives the next segment — the loop is stateless.
 //
 // # Methods
 //
@@ -49,6 +55,9 @@
 //   - Exact (small levels only): an AND-OR expectimax over every reveal, giving the best
 //     achievable probability of finishing a mystery level — the ceiling the others are
 //     measured against (Ceiling). Beliefs are memoised up to a renaming of the colours.
+//
+// Every method's work a decision is bounded in states (Options.MaxDecisionStates, with the
+// searches' MaxStates and the expectimax's MaxBeliefs), not in time, so answers stay seeded.
 //
 // Game holds a level with its hidden truth and plays pours under the rules; the simulator in
 // the tests plays generated levels against their truth with each method.

@@ -16,14 +16,10 @@ const smallUnits = 24
 // the determinised order so that ties go to the pour with the fewest expected pours. Over its
 // budget, or with curtains or the Carry rule, it keeps the determinised choice bi.
 func (p *planner) endgame(b *Game, cands []solver.Move, scores []score, bi int, bs score) (int, score) {
-	units := 0
-	for _, t := range b.Tubes {
-		units += len(t)
-	}
-	small := b.Hidden() <= p.opts.EndgameHidden || units <= smallUnits
-	if !small || p.opts.Rules.Carry || slices.ContainsFunc(b.Covers, func(c solver.Color) bool { return c != 0 }) {
+	if !p.endgameApplies(b) {
 		return bi, bs
 	}
+	units := b.units()
 	order := make([]int, len(cands))
 	for i := range order {
 		order[i] = i
@@ -42,7 +38,8 @@ func (p *planner) endgame(b *Game, cands []solver.Move, scores []score, bi int, 
 	if units <= smallUnits {
 		sub.opts.MaxBeliefs *= 4 // a small level's beliefs are cheap, and worth solving whole
 	}
-	e := &expectimax{p: &sub, memo: map[string]float64{}}
+	defer func() { p.searches, p.states = sub.searches, sub.states }()
+	e := &expectimax{p: &sub, memo: map[string]float64{}, maxStates: p.opts.MaxDecisionStates}
 	best, bv := -1, -1.0
 	for _, i := range order {
 		c := b.Clone()
@@ -66,8 +63,23 @@ func (p *planner) endgame(b *Game, cands []solver.Move, scores []score, bi int, 
 			break
 		}
 	}
-	p.searches = sub.searches
 	// The score keeps the determinised pours estimate, with the exact probability.
 	s := scores[best]
 	return best, score{ok: bv, n: 1, cost: bv * s.mean(), exact: true}
+}
+
+// endgameApplies reports whether Endgame tries the exact expectimax on belief b: few units
+// hidden or a small level, no curtain, the default pour rule.
+func (p *planner) endgameApplies(b *Game) bool {
+	small := b.Hidden() <= p.opts.EndgameHidden || b.units() <= smallUnits
+	return small && !p.opts.Rules.Carry && !slices.ContainsFunc(b.Covers, func(c solver.Color) bool { return c != 0 })
+}
+
+// units counts the units in b's open tubes.
+func (g *Game) units() int {
+	n := 0
+	for _, t := range g.Tubes {
+		n += len(t)
+	}
+	return n
 }

@@ -16,6 +16,9 @@ type expectimax struct {
 	p       *planner
 	memo    map[string]float64
 	beliefs int
+	// maxStates, when positive, caps the states its searches on known positions store, with
+	// those of the decision before it (planner.states): a decision's budget.
+	maxStates int
 }
 
 // step is one state of a reveal-free component, with how it was reached.
@@ -133,10 +136,13 @@ func (e *expectimax) known(b *Game) (float64, error) {
 	if e.beliefs += leafBeliefs; e.beliefs > e.p.opts.MaxBeliefs {
 		return 0, errBeliefs
 	}
-	plan, _, err := solver.Solve(e.p.ctx, full, solver.Options{MaxStates: e.p.opts.MaxStates})
+	plan, st, err := solver.Solve(e.p.ctx, full, solver.Options{MaxStates: e.p.opts.MaxStates})
+	e.p.states += st.Stored
 	switch {
 	case err != nil:
 		return 0, err
+	case e.maxStates > 0 && e.p.states > e.maxStates:
+		return 0, errBeliefs
 	case plan.Status == solver.StatusUnknown:
 		return 0, solver.Errorf(solver.CodeBudgetExhausted, "the exact search on a completion stopped on its budget")
 	}

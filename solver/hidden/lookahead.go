@@ -31,8 +31,8 @@ func (p *planner) refine(b *Game, samples []*Game, cands []solver.Move, scores [
 	})
 	best, bs := -1, score{}
 	for _, i := range order[:min(refineTop, len(order))] {
-		if scores[i].ok == 0 {
-			break
+		if scores[i].ok == 0 || p.states >= p.opts.MaxDecisionStates {
+			break // nothing to refine, or the decision's budget spent
 		}
 		s, ok := p.expect(b, cands[i])
 		if !ok {
@@ -67,7 +67,7 @@ func (p *planner) expect(b *Game, m solver.Move) (score, bool) {
 	if err != nil {
 		return score{}, false
 	}
-	_, s, _ := p.best(child, candidates(child, map[string]bool{b.Key(): true}), samples)
+	_, s, _ := p.best(child, candidates(child, map[string]bool{b.Key(): true}), samples, 1)
 	return score{ok: s.ok, n: s.n, cost: s.cost + s.ok}, true
 }
 
@@ -106,7 +106,7 @@ func (p *planner) expectReveal(child *Game, t int) (score, bool) {
 		if g.Solved() {
 			s = score{ok: 1, n: 1}
 		} else {
-			_, s, _ = p.best(g, candidates(g, nil), samples)
+			_, s, _ = p.best(g, candidates(g, nil), samples, 1)
 		}
 		total.ok += w * s.p()
 		total.cost += w * s.p() * (1 + s.mean())

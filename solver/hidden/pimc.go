@@ -1,6 +1,7 @@
 package hidden
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 
@@ -99,7 +100,8 @@ func (p *planner) finish(s *Game) int {
 		return v
 	}
 	p.searches++
-	plan, _, err := solver.Solve(p.ctx, full, solver.Options{MaxStates: p.opts.MaxStates})
+	plan, st, err := solver.Solve(p.ctx, full, solver.Options{MaxStates: p.opts.MaxStates})
+	p.states += st.Stored
 	v := -1
 	if err == nil && plan.Moves != nil && plan.Status != solver.StatusUnsolvable {
 		v = len(plan.Moves)
@@ -124,21 +126,17 @@ func completionKey(l *solver.Level) string {
 	return strings.Join(parts, "|")
 }
 
-// scoreMove scores pour m on every completion in samples (weight 1 each).
-func (p *planner) scoreMove(samples []*Game, m solver.Move) score {
-	var s score
-	for _, smp := range samples {
-		s.n++
-		g := smp.Clone()
-		if _, _, err := g.Pour(m.From, m.To); err != nil {
-			continue
-		}
-		if v := p.finish(g); v >= 0 {
-			s.ok++
-			s.cost += float64(1 + v)
-		}
+// scoreOn adds completion smp's outcome after pour m to s.
+func (p *planner) scoreOn(smp *Game, m solver.Move, s *score) {
+	s.n++
+	g := smp.Clone()
+	if _, _, err := g.Pour(m.From, m.To); err != nil {
+		return
 	}
-	return s
+	if v := p.finish(g); v >= 0 {
+		s.ok++
+		s.cost += float64(1 + v)
+	}
 }
 
 // candidates lists the pours worth scoring in belief b: legal, not pouring a sorted tube into
@@ -165,11 +163,38 @@ func candidates(b *Game, avoid map[string]bool) []solver.Move {
 }
 
 // best scores cands on samples and returns the best index and its score (-1 if none).
-func (p *planner) best(b *Game, cands []solver.Move, samples []*Game) (int, score, []score) {
+//
+// Completions are taken in rounds, each scoring every pour still in the running on one more
+// completion, so that all scores rest on the same completions. A pour leaves the running once
+// it cannot finish as many completions as keep others already do, however the rest go: the
+// scores of the keep best pours are exact (keep 0: every score), the others' count the
+// completions they were not scored on as not finishing, which changes no choice among the
+// keep best — and the searches that find nothing, the ones that run to their budget, are
+// mostly those of pours already out. Once the decision's searches have stored
+// MaxDecisionStates states, no new round starts: the scores rest on the rounds played (at
+// least one).
+func (p *planner) best(b *Game, cands []solver.Move, samples []*Game, keep int) (int, score, []score) {
 	scores := make([]score, len(cands))
+	out := make([]bool, len(cands))
+	rounds := 0
+	for k, smp := range samples {
+		if k > 0 && p.states >= p.opts.MaxDecisionStates {
+			break
+		}
+		floor := keepBest(scores, keep)
+		for i, m := range cands {
+			if !out[i] && scores[i].ok+float64(len(samples)-k) < floor {
+				out[i] = true
+			}
+			if !out[i] {
+				p.scoreOn(smp, m, &scores[i])
+			}
+		}
+		rounds++
+	}
 	bi := -1
 	for i, m := range cands {
-		scores[i] = p.scoreMove(samples, m)
+		scores[i].n = float64(rounds) // a pour out of the running finishes none of the rest
 		features(b, m, &scores[i])
 		if bi < 0 || p.prefer(scores[i], scores[bi]) {
 			bi = i
@@ -179,6 +204,19 @@ func (p *planner) best(b *Game, cands []solver.Move, samples []*Game) (int, scor
 		return -1, score{}, nil
 	}
 	return bi, scores[bi], scores
+}
+
+// keepBest is the keep-th highest finish count in scores, 0 when keep is 0 or there are fewer.
+func keepBest(scores []score, keep int) float64 {
+	if keep <= 0 || keep > len(scores) {
+		return 0
+	}
+	oks := make([]float64, len(scores))
+	for i, s := range scores {
+		oks[i] = s.ok
+	}
+	slices.SortFunc(oks, func(x, y float64) int { return cmp.Compare(y, x) })
+	return oks[keep-1]
 }
 
 // draw returns n completions of belief b.
@@ -196,6 +234,7 @@ func (p *planner) draw(b *Game, n int) ([]*Game, error) {
 
 // segment plans the pours to play on belief b up to the first reveal, one decision a pour.
 func (p *planner) segment(b *Game) (Answer, error) {
+	start := b
 	b = b.Clone()
 	samples, err := p.draw(b, p.opts.Samples)
 	if err != nil {
@@ -205,6 +244,7 @@ func (p *planner) segment(b *Game) (Answer, error) {
 	var moves []solver.Move
 	var last score
 	for len(moves) < maxSegment && p.ctx.Err() == nil {
+		p.peak, p.states = max(p.peak, p.states), 0
 		cands := candidates(b, avoid)
 		if len(cands) == 0 {
 			if len(moves) == 0 {
@@ -212,9 +252,11 @@ func (p *planner) segment(b *Game) (Answer, error) {
 				// the tubes, whatever is hidden: proven stuck.
 				return Answer{Status: solver.StatusUnsolvable, Next: mustView(b)}, nil
 			}
-			break
+			// Every pour leads back to a position of the segment: the best pours go round
+			// in a circle (the completions may finish only through a closed curtain).
+			return p.explore(start, b, moves, last)
 		}
-		i, s, scores := p.best(b, cands, samples)
+		i, s, scores := p.best(b, cands, samples, p.exactScores(b))
 		switch p.opts.Method {
 		case Lookahead:
 			i, s = p.refine(b, samples, cands, scores, i)
@@ -223,6 +265,9 @@ func (p *planner) segment(b *Game) (Answer, error) {
 		}
 		if p.ctx.Err() != nil {
 			break // scores cut short by the deadline choose nothing
+		}
+		if s.ok == 0 {
+			return p.explore(start, b, moves, s)
 		}
 		m := cands[i]
 		for _, smp := range samples {
@@ -248,6 +293,19 @@ func (p *planner) segment(b *Game) (Answer, error) {
 	a, err := answer(b, moves, nil, last)
 	a.Status = solver.StatusUnknown
 	return a, err
+}
+
+// exactScores is how many of the best pours' scores a decision on b compares: the best
+// alone, Lookahead's refined few, or every pour where Endgame's expectimax takes them all in
+// the determinised order.
+func (p *planner) exactScores(b *Game) int {
+	switch {
+	case p.opts.Method == Lookahead:
+		return refineTop
+	case p.opts.Method == Endgame && p.endgameApplies(b):
+		return 0
+	}
+	return 1
 }
 
 // mustView is View for positions derived from a valid level.

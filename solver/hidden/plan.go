@@ -30,6 +30,10 @@ const (
 	// on a loaded machine at worst).
 	DefaultEndgameHidden  = 8
 	DefaultEndgameBeliefs = 5_000
+	// DefaultMaxDecisionStates bounds the states the searches on completions store in one
+	// decision (see planner.best): on the 8–12-colour mystery levels a decision stores about
+	// 2,000 (median) and at most 100,000–150,000 without it, some 10 µs each.
+	DefaultMaxDecisionStates = 100_000
 	// maxSegment bounds the pours planned before a reveal: a position holds no more useful
 	// pours in a row than this without revealing anything or repeating itself.
 	maxSegment = 200
@@ -49,6 +53,10 @@ type Options struct {
 	MaxStates int
 	// MaxBeliefs caps the exact expectimax (0: DefaultMaxBeliefs).
 	MaxBeliefs int
+	// MaxDecisionStates caps the states the searches on completions store in one decision,
+	// the planner's work a pour (0: DefaultMaxDecisionStates): past it, no more completions
+	// are scored. A bound in states, not time, so that answers stay seeded.
+	MaxDecisionStates int
 	// EndgameHidden and EndgameBeliefs tune Endgame (0: the defaults).
 	EndgameHidden, EndgameBeliefs int
 	// order selects the tie-breaks of the pour choice (see score.safer); 0 is the
@@ -76,6 +84,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxBeliefs <= 0 {
 		o.MaxBeliefs = DefaultMaxBeliefs
+	}
+	if o.MaxDecisionStates <= 0 {
+		o.MaxDecisionStates = DefaultMaxDecisionStates
 	}
 	if o.EndgameHidden <= 0 {
 		o.EndgameHidden = DefaultEndgameHidden
@@ -112,6 +123,13 @@ type Answer struct {
 	// Searches counts the exact searches run on completions; Elapsed is the time taken.
 	Searches int
 	Elapsed  time.Duration
+	// peakStates is the most states one decision's searches on completions stored.
+	peakStates int
+	// rawP is PSuccess before calibration; hiddenShare and curtained describe the level
+	// planned (see calibrated).
+	rawP        float64
+	hiddenShare float64
+	curtained   bool
 }
 
 // Plan answers level l, whose units may be hidden and whose tubes may be covered (see the
@@ -152,6 +170,12 @@ func Plan(ctx context.Context, l *solver.Level, opts Options) (Answer, error) {
 		return Answer{}, err
 	}
 	a.Method, a.Searches, a.Elapsed = opts.Method, p.searches, time.Since(start)
+	a.peakStates = max(p.peak, p.states)
+	a.rawP = a.PSuccess
+	a.hiddenShare, a.curtained = hiddenShare(b)
+	if a.PSamples > 0 && a.PSuccess > 0 && b.units() > smallUnits {
+		a.PSuccess = calibrated(a.PSuccess, a.hiddenShare, a.curtained)
+	}
 	return a, nil
 }
 
@@ -178,6 +202,9 @@ type planner struct {
 	rng      *rand.Rand
 	cache    map[string]int // completion key → pours to finish, -1 when not found
 	searches int
+	// states counts the states stored by the searches on completions in the current decision;
+	// peak is the most any decision stored.
+	states, peak int
 }
 
 // answer assembles a partial answer from the segment played on belief b (already advanced).

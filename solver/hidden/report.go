@@ -53,6 +53,9 @@ func (a Answer) Format(l *solver.Level) string {
 	case solver.StatusUnsolvable:
 		return "unsolvable: no pour helps, whatever the hidden units are\n"
 	default:
+		if len(a.Moves) == 0 && a.PSamples > 0 {
+			return "unknown: stuck, not proven: no pour found reveals anything or leads anywhere new\n"
+		}
 		if len(a.Moves) == 0 {
 			return "unknown: the planner stopped on its budget before choosing a pour\n"
 		}

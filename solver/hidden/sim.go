@@ -37,6 +37,13 @@ type Decision struct {
 	PSuccess float64
 	Status   solver.Status
 	Elapsed  time.Duration
+	// States is the most states one of its decisions' searches on completions stored: the
+	// work behind the answer, independent of the machine.
+	States int
+	// rawP, hiddenShare and curtained are the answer's (see calibrated).
+	rawP        float64
+	hiddenShare float64
+	curtained   bool
 }
 
 // Result is a simulated game: whether the planner finished the level, in how many pours, and
@@ -63,7 +70,8 @@ func Play(ctx context.Context, g *Game, opts Options, maxPours int) (Result, err
 		if err != nil {
 			return res, err
 		}
-		res.Decisions = append(res.Decisions, Decision{PSuccess: a.PSuccess, Status: a.Status, Elapsed: a.Elapsed})
+		res.Decisions = append(res.Decisions, Decision{PSuccess: a.PSuccess, Status: a.Status, Elapsed: a.Elapsed, States: a.peakStates,
+			rawP: a.rawP, hiddenShare: a.hiddenShare, curtained: a.curtained})
 		if len(a.Moves) == 0 {
 			break
 		}
