@@ -34,10 +34,17 @@ const (
 	curtainHeightTol = 0.3
 )
 
-// curtain is a covered tube: its box and the colour its lantern shows.
+// curtain is a covered tube: its box, the colour its lantern shows and its cloth's.
 type curtain struct {
 	box   image.Rectangle
 	color lab
+	cloth lab
+}
+
+// clothArea is where a curtain's cloth shows in its box: below the rod it hangs from, above
+// the covered tube's foot that may show under it.
+func clothArea(box image.Rectangle) image.Rectangle {
+	return image.Rect(box.Min.X, box.Min.Y+box.Dy()/7, box.Max.X, box.Min.Y+box.Dy()*2/3)
 }
 
 // findCurtains looks at every free place at the tubes' pitch in each row, from the image's left
@@ -84,7 +91,8 @@ func (f *frame) findCurtains(rows [][]image.Rectangle, cands []image.Rectangle) 
 		// like cloth, and the colour on top like a lantern.
 		for _, box := range row {
 			if c, ok := f.lantern(box); ok && f.flankedLantern(box, c) && len(f.readColumn(box, room(row, box)).glyphGaps) == 0 {
-				out = append(out, curtain{box: box, color: c})
+				cloth, _ := f.medianLab(clothArea(box))
+				out = append(out, curtain{box: box, color: c, cloth: cloth})
 			}
 		}
 	}
@@ -106,7 +114,8 @@ func (f *frame) curtainAt(cands []image.Rectangle, x float64, top, bottom, tw, t
 		}
 		if col, ok := f.lantern(c); ok {
 			x0 := int(math.Round(x)) - tw/2
-			return curtain{box: image.Rect(x0, top, x0+tw, bottom), color: col}, true
+			cloth, _ := f.medianLab(clothArea(c))
+			return curtain{box: image.Rect(x0, top, x0+tw, bottom), color: col, cloth: cloth}, true
 		}
 	}
 	return curtain{}, false
@@ -118,7 +127,7 @@ func (f *frame) curtainAt(cands []image.Rectangle, x float64, top, bottom, tw, t
 // tube of liquid layers has no small patch of colour: its layers span it from wall to wall.
 func (f *frame) lantern(box image.Rectangle) (lab, bool) {
 	// Below the rod the curtain hangs from, above the tube's foot that may show under it.
-	r := f.clip(image.Rect(box.Min.X, box.Min.Y+box.Dy()/7, box.Max.X, box.Min.Y+box.Dy()*2/3))
+	r := f.clip(clothArea(box))
 	if r.Empty() {
 		return lab{}, false
 	}

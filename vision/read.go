@@ -429,6 +429,9 @@ func (f *frame) readLayout(l *tubeLayout, r *Reading, out *[]column) error {
 		total += counts[i]
 	}
 	capacity = fitCapacity(capacity, total, cols, unit)
+	if i := clothCovered(l.curtains, counts, samples); i >= 0 {
+		r.doubt(brokenConfidence, "tube %d looks like the cloth over a covered tube: it may be covered too", i+1)
+	}
 	f.geometry(r, cols, counts, unit)
 	if w := r.Tubes[0].Box.Dx(); w < minTubeWidth {
 		r.doubt(tooSmallConfidence, "the tubes are %d pixels wide: too small to read reliably (at least %d)", w, minTubeWidth)
@@ -464,6 +467,26 @@ func (f *frame) readLayout(l *tubeLayout, r *Reading, out *[]column) error {
 	}
 	*r = got
 	return err
+}
+
+// clothCovered is the first tube of two units or more that, all but one unit, look like the
+// cloth of a curtain found (a lid or sheet the curtain search missed: its cloth reads as
+// liquid, its lantern as the top unit), or -1.
+func clothCovered(curtains []curtain, counts []int, samples []unitSample) int {
+	k := 0
+	for t, n := range counts {
+		like := 0
+		for _, s := range samples[k : k+n] {
+			if slices.ContainsFunc(curtains, func(c curtain) bool { return deltaE(s.color, c.cloth) < clothDE }) {
+				like++
+			}
+		}
+		k += n
+		if n >= 2 && like >= n-1 {
+			return t
+		}
+	}
+	return -1
 }
 
 // layoutUnits is what readLayout found in a layout's columns, the same for every reading of
