@@ -48,7 +48,7 @@ func (t *stateTable) find(k []byte) (id int32, slot int) {
 // insert stores key k, which find reported missing at slot, and returns its id.
 func (t *stateTable) insert(k []byte, slot int) int32 {
 	id := int32(t.n)
-	if t.n%pageStates == 0 {
+	if t.n%pageStates == 0 && t.n/pageStates == len(t.pages) {
 		t.pages = append(t.pages, make([]byte, pageStates*t.keyBytes))
 	}
 	copy(t.key(id), k)
@@ -58,6 +58,15 @@ func (t *stateTable) insert(k []byte, slot int) int32 {
 		t.grow()
 	}
 	return id
+}
+
+// reset empties the table and keeps its memory for the keys stored next: emptying it leaves
+// no garbage.
+func (t *stateTable) reset() {
+	if t.n > 0 {
+		t.n = 0
+		clear(t.slots)
+	}
 }
 
 // grow doubles the index, keeping it at most half full.
