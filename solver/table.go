@@ -18,8 +18,11 @@ type stateTable struct {
 	seed     maphash.Seed
 }
 
-// pageStates is the number of keys a page holds.
-const pageStates = 4096
+// pageStates is the number of keys a page holds; the first page starts with firstPageStates.
+const (
+	pageStates      = 4096
+	firstPageStates = 64
+)
 
 func newStateTable(keyBytes int) *stateTable {
 	return &stateTable{keyBytes: keyBytes, slots: make([]int32, 1024), seed: maphash.MakeSeed()}
@@ -48,8 +51,17 @@ func (t *stateTable) find(k []byte) (id int32, slot int) {
 // insert stores key k, which find reported missing at slot, and returns its id.
 func (t *stateTable) insert(k []byte, slot int) int32 {
 	id := int32(t.n)
-	if t.n%pageStates == 0 && t.n/pageStates == len(t.pages) {
-		t.pages = append(t.pages, make([]byte, pageStates*t.keyBytes))
+	page, end := t.n/pageStates, (t.n%pageStates+1)*t.keyBytes
+	if page == len(t.pages) {
+		size := pageStates
+		if page == 0 {
+			size = firstPageStates // small searches (and the drain searches' tables) stay small
+		}
+		t.pages = append(t.pages, make([]byte, size*t.keyBytes))
+	}
+	if p := t.pages[page]; end > len(p) {
+		// Only the first page grows, by doubling up to a full page.
+		t.pages[page] = append(p, make([]byte, min(len(p), pageStates*t.keyBytes-len(p)))...)
 	}
 	copy(t.key(id), k)
 	t.n++
