@@ -275,15 +275,20 @@ func (e *engine) add(codes []uint64, parent int32, g int, a, b int, macro bool) 
 			return -1, 0
 		}
 	}
-	if e.g.needsEmpty && codes[0] != 0 && e.dead(codes) {
-		// No tube can ever be emptied, and a solved position has an empty tube.
-		return -1, 0
-	}
 	h := e.g.estimate(codes)
 	if e.bound > 0 && g+h >= e.bound {
 		// Cannot beat the incumbent plan: neither kept nor stored. Reached again with a
 		// smaller g, it is judged again.
 		return -1, h
+	}
+	if g+h > e.fLimit && g+h >= e.deferred {
+		// Held back, and a sibling already holds its parent back to an f no higher: whether
+		// it is dead changes nothing now, and it is tested when generated again.
+		return -1, h
+	}
+	if e.g.needsEmpty && codes[0] != 0 && e.dead(codes) {
+		// No tube can ever be emptied, and a solved position has an empty tube.
+		return -1, 0
 	}
 	if g+h > e.fLimit {
 		// Partial expansion: a child above the f being expanded waits in its parent.
