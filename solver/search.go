@@ -120,12 +120,12 @@ func (s *nodeStore) push(n node) {
 }
 
 // nodeBytes estimates the memory one stored state costs beyond its key: the node (12 bytes,
-// in pages), its slots in the state table's index (two to four int32s, and the old index while
-// it doubles), open-set entries with the slack of their slices, and the garbage the collector
-// has yet to free (little: nothing in the search or the drain cache allocates per state). On
-// 26 colours with three empty tubes (seed 154, 5.9 M states to the optimum) the heap peaked at
-// 798 MB, 141 bytes a state with 73-byte keys and the drain cache included, against 985 MB
-// counted; before the nodes were paged and the drain cache kept its keys in a table of its
+// in pages), its slots in the state table's index (two to four int32s and their hash tags, and
+// the old index while it doubles), open-set entries with the slack of their slices, and the
+// garbage the collector has yet to free (little: nothing in the search or the drain cache
+// allocates per state). On 26 colours with three empty tubes (seed 154, 5.9 M states to the
+// optimum) the heap peaked at 857 MB, 152 bytes a state with 73-byte keys and the drain cache
+// included, against 985 MB counted; before the nodes were paged and the drain cache kept its keys in a table of its
 // own, it took about 250 bytes a state, and a map of string keys about 370.
 const nodeBytes = 72
 
