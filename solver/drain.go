@@ -65,9 +65,10 @@ func newDrainer(g *game, maxKnown int) *drainer {
 }
 
 // drainEntryBytes is the memory one cached verdict is counted at: its key, its slots in the
-// table's index (at most half full, so up to four int32s) and its verdict byte with the slack
-// of its slice's growth. The cache allocates nothing per entry and, emptied, keeps its memory.
-func (g *game) drainEntryBytes() int64 { return int64(g.keyBytes + 16 + 2) }
+// table's index (at most half full, so up to four int32s and four hash tags) and its verdict
+// byte with the slack of its slice's growth. The cache allocates nothing per entry and,
+// emptied, keeps its memory.
+func (g *game) drainEntryBytes() int64 { return int64(g.keyBytes + 16 + 4 + 2) }
 
 // skeleton cuts a non-empty tube's top run to one unit.
 func (g *game) skeleton(code uint64) uint64 {

@@ -8,10 +8,10 @@ import (
 // stateTable holds the keys of the search's stored states, side by side in pages of fixed-size
 // keys (state id i at offset i*keyBytes), and an open-addressing index from a key to its id.
 // The index compares full keys; the hash only picks where to look, and 8 more of its bits kept
-// beside each slot skip the comparison with most keys that merely share a run of slots (it
-// took a third of a large search's time). Nothing in it holds a
-// pointer per state, so a state costs its key and a few bytes of index, and the garbage
-// collector has nothing to scan (a map of strings cost about 3× the memory).
+// beside each slot skip the comparison with most keys that merely share a run of slots (the
+// comparisons took a third of a large search's time). Nothing in it holds a pointer per state,
+// so a state costs its key and a few bytes of index, and the garbage collector has nothing to
+// scan (a map of strings cost about 3× the memory).
 type stateTable struct {
 	keyBytes int
 	pages    [][]byte // each holds pageStates keys
