@@ -40,9 +40,9 @@ const (
 type drainer struct {
 	g      *game
 	limit  int
-	seen   map[string]struct{}
-	stack  []uint64 // skeletons of the states to visit, g.n apiece
-	cur    []uint64 // the state being expanded
+	seen   *stateTable // skeletons met by the current search
+	stack  []uint64    // skeletons of the states to visit, g.n apiece
+	cur    []uint64    // the state being expanded
 	key    []byte
 	totals []int // units of each colour in the position
 	buried []int // units of each colour in some base
@@ -50,7 +50,8 @@ type drainer struct {
 	// known holds verdicts by skeleton key, up to maxKnown of them: positions that differ only
 	// in how the units of each group lie share one, and everything reachable from a skeleton
 	// that never drains never drains either.
-	known    map[string]drainVerdict
+	known    *stateTable
+	verdicts []drainVerdict // by id in known
 	maxKnown int
 	visited  int // skeletons stored by the last search
 }
@@ -58,14 +59,16 @@ type drainer struct {
 // newDrainer makes a drainer whose cache holds at most maxKnown verdicts.
 func newDrainer(g *game, maxKnown int) *drainer {
 	return &drainer{
-		g: g, limit: drainLimit, seen: map[string]struct{}{}, known: map[string]drainVerdict{}, maxKnown: maxKnown,
+		g: g, limit: drainLimit, seen: newStateTable(g.keyBytes), known: newStateTable(g.keyBytes), maxKnown: maxKnown,
 		totals: make([]int, g.colors+1), buried: make([]int, g.colors+1), capSum: make([]int, g.colors+1),
 	}
 }
 
-// drainEntryBytes is the memory one cached verdict is counted at: its key, rounded up to the
-// allocator's 16-byte classes, and the map's entry with the slack of its growth.
-func (g *game) drainEntryBytes() int64 { return int64((g.keyBytes+15)/16*16 + 64) }
+// drainEntryBytes is the memory one cached verdict is counted at: its key, its slots in the
+// table's index (at most half full, so up to four int32s and four hash tags) and its verdict
+// byte with the slack of its slice's growth. The cache allocates nothing per entry and,
+// emptied, keeps its memory.
+func (g *game) drainEntryBytes() int64 { return int64(g.keyBytes + 16 + 4 + 2) }
 
 // skeleton cuts a non-empty tube's top run to one unit.
 func (g *game) skeleton(code uint64) uint64 {
@@ -92,39 +95,49 @@ func (d *drainer) drain(codes []uint64) drainVerdict {
 	}
 	canon(d.stack)
 	d.key = g.pack(d.key[:0], d.stack)
-	if v, ok := d.known[string(d.key)]; ok {
-		return v
+	if id, _ := d.known.find(d.key); id >= 0 {
+		return d.verdicts[id]
 	}
-	root := string(d.key)
 	v := d.search(len(codes))
 	if v == drainNever {
-		for k := range d.seen {
-			d.remember(k, drainNever)
+		for id := range int32(d.seen.n) {
+			d.remember(d.seen.key(id), drainNever)
 		}
 	} else {
 		// An unknown verdict is remembered too, so that a skeleton past the limit is searched
-		// once; a search that meets it again goes on through it.
-		d.remember(root, v)
+		// once; a search that meets it again goes on through it. The root is the seen
+		// table's first key.
+		d.remember(d.seen.key(0), v)
 	}
 	return v
 }
 
 // remember caches a verdict. A full cache is emptied first: the search moves on, and the
 // skeletons it meets next are more like the newest than the oldest.
-func (d *drainer) remember(key string, v drainVerdict) {
-	if len(d.known) >= d.maxKnown {
-		clear(d.known)
+func (d *drainer) remember(key []byte, v drainVerdict) {
+	if d.maxKnown <= 0 {
+		return
 	}
-	if d.maxKnown > 0 {
-		d.known[key] = v
+	id, slot := d.known.find(key)
+	if id >= 0 {
+		d.verdicts[id] = v
+		return
 	}
+	if d.known.n >= d.maxKnown {
+		d.known.reset()
+		d.verdicts = d.verdicts[:0]
+		_, slot = d.known.find(key)
+	}
+	d.known.insert(key, slot)
+	d.verdicts = append(d.verdicts, v)
 }
 
 // search runs a depth-first search over the skeletons reachable from the one on the stack
 // (its key in d.key).
 func (d *drainer) search(n int) drainVerdict {
-	clear(d.seen)
-	d.seen[string(d.key)] = struct{}{}
+	d.seen.reset()
+	_, slot := d.seen.find(d.key)
+	d.seen.insert(d.key, slot)
 	d.visited = 1
 	for len(d.stack) > 0 {
 		d.cur = append(d.cur[:0], d.stack[len(d.stack)-n:]...)
@@ -132,7 +145,7 @@ func (d *drainer) search(n int) drainVerdict {
 		if v := d.expand(d.cur); v != drainUnknown {
 			return v
 		}
-		if len(d.seen) > d.limit {
+		if d.seen.n > d.limit {
 			return drainUnknown
 		}
 	}
@@ -194,15 +207,16 @@ func (d *drainer) push(state []uint64, a, b int) bool {
 	child[a] = g.skeleton(state[a] & (1<<(g.bits*uint(b)) - 1))
 	canon(child)
 	d.key = g.pack(d.key[:0], child)
-	if v, ok := d.known[string(d.key)]; ok && v != drainUnknown {
+	if id, _ := d.known.find(d.key); id >= 0 && d.verdicts[id] != drainUnknown {
 		d.stack = d.stack[:at]
-		return v == drainCan
+		return d.verdicts[id] == drainCan
 	}
-	if _, ok := d.seen[string(d.key)]; ok {
+	id, slot := d.seen.find(d.key)
+	if id >= 0 {
 		d.stack = d.stack[:at]
 		return false
 	}
-	d.seen[string(d.key)] = struct{}{}
+	d.seen.insert(d.key, slot)
 	d.visited++
 	return false
 }

@@ -12,8 +12,9 @@ import (
 
 // TestMemoryBudget runs searches that outgrow their memory budget and samples the heap while
 // they run: it must stop them (unknown, stopped by "memory") before the heap, garbage
-// included, grows past twice the budget. (The accounting aims at the budget itself; the margin
-// absorbs the garbage collector's timing.)
+// included, grows past 1.25 times the budget. (The accounting aims at the budget itself; the
+// margin absorbs the garbage collector's timing. Counting a state at 8 bytes beyond its key
+// instead of nodeBytes takes the heap to 1.3 times the budget here.)
 func TestMemoryBudget(t *testing.T) {
 	const budget = 16 << 20
 	for _, l := range []*solver.Level{gen.Deal(11, 26, 4, 3), gen.Deal(45, 26, 4, 3)} {
@@ -42,7 +43,7 @@ func TestMemoryBudget(t *testing.T) {
 		if err != nil || plan.Status != solver.StatusUnknown || stats.Stopped != "memory" {
 			t.Fatalf("got %s stopped by %q (%v), want unknown stopped by memory", plan.Status, stats.Stopped, err)
 		}
-		if grown > 2*budget {
+		if grown > budget*5/4 {
 			t.Errorf("heap grew by %d MB during a search with a %d MB budget", grown>>20, budget>>20)
 		}
 		t.Logf("%d colours: %d states stored, heap grew by %.1f MB of a %d MB budget", l.Colors(), stats.Stored, float64(grown)/(1<<20), budget>>20)

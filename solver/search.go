@@ -98,13 +98,36 @@ type node struct {
 	closed bool
 }
 
-// nodeBytes estimates the memory one stored state costs beyond its key: the node, its slots in
-// the state table's index, open-set entries, the slack of slices growing by doubling, and the
-// garbage the collector has yet to free. On 26-colour levels with three empty tubes the peak
-// heap, garbage included, was 230-250 bytes a state with 73-byte keys, once the drain cache
-// (about 94 bytes an entry) is taken out; a map of string keys, before the state table, took
-// about 370.
-const nodeBytes = 176
+// nodeStore holds the nodes in pages of pageStates, by state id: growing it copies nothing and
+// leaves no garbage, where a slice growing by doubling held up to three times its nodes.
+type nodeStore struct {
+	pages [][]node
+	n     int
+}
+
+// at returns node id.
+func (s *nodeStore) at(id int32) *node {
+	return &s.pages[uint32(id)/pageStates][uint32(id)%pageStates]
+}
+
+// push stores n as the next id.
+func (s *nodeStore) push(n node) {
+	if s.n%pageStates == 0 {
+		s.pages = append(s.pages, make([]node, pageStates))
+	}
+	s.n++
+	*s.at(int32(s.n - 1)) = n
+}
+
+// nodeBytes estimates the memory one stored state costs beyond its key: the node (12 bytes,
+// in pages), its slots in the state table's index (two to four int32s and their hash tags, and
+// the old index while it doubles), open-set entries with the slack of their slices, and the
+// garbage the collector has yet to free (little: nothing in the search or the drain cache
+// allocates per state). On 26 colours with three empty tubes (seed 154, 5.9 M states to the
+// optimum) the heap peaked at 857 MB, 152 bytes a state with 73-byte keys and the drain cache
+// included, against 985 MB counted; before the nodes were paged and the drain cache kept its keys in a table of its
+// own, it took about 250 bytes a state, and a map of string keys about 370.
+const nodeBytes = 72
 
 // stateBytes is the memory one stored state is counted at: its key and nodeBytes.
 func (g *game) stateBytes() int64 { return int64(g.keyBytes + nodeBytes) }
@@ -129,7 +152,7 @@ type engine struct {
 	// maxStored is the number of states the budgets allow, storeLimit the budget it comes from.
 	maxStored  int
 	storeLimit StopReason
-	nodes      []node
+	nodes      nodeStore
 	open       bucketQueue
 	stats      Stats
 	keyBuf     []byte
@@ -244,7 +267,7 @@ func (e *engine) add(codes []uint64, parent int32, g int, a, b int, macro bool) 
 	id, slot := e.table.find(e.keyBuf)
 	seen := id >= 0
 	if seen {
-		n := &e.nodes[id]
+		n := e.nodes.at(id)
 		if int(n.g) <= g || (n.closed && e.opts.Fast) {
 			// Fast mode does not reopen expanded states: its plans carry no optimality
 			// claim, and exhausting the state space (the unsolvability proof) needs each
@@ -252,15 +275,20 @@ func (e *engine) add(codes []uint64, parent int32, g int, a, b int, macro bool) 
 			return -1, 0
 		}
 	}
-	if e.g.needsEmpty && codes[0] != 0 && e.dead(codes) {
-		// No tube can ever be emptied, and a solved position has an empty tube.
-		return -1, 0
-	}
 	h := e.g.estimate(codes)
 	if e.bound > 0 && g+h >= e.bound {
 		// Cannot beat the incumbent plan: neither kept nor stored. Reached again with a
 		// smaller g, it is judged again.
 		return -1, h
+	}
+	if g+h > e.fLimit && g+h >= e.deferred {
+		// Held back, and a sibling already holds its parent back to an f no higher: whether
+		// it is dead changes nothing now, and it is tested when generated again.
+		return -1, h
+	}
+	if e.g.needsEmpty && codes[0] != 0 && e.dead(codes) {
+		// No tube can ever be emptied, and a solved position has an empty tube.
+		return -1, 0
 	}
 	if g+h > e.fLimit {
 		// Partial expansion: a child above the f being expanded waits in its parent.
@@ -268,16 +296,16 @@ func (e *engine) add(codes []uint64, parent int32, g int, a, b int, macro bool) 
 		return -1, h
 	}
 	if seen {
-		n := &e.nodes[id]
+		n := e.nodes.at(id)
 		n.g, n.parent, n.a, n.b, n.macro, n.closed = uint16(g), parent, uint8(a), uint8(b), macro, false
 	} else {
-		if len(e.nodes) >= e.maxStored {
+		if e.nodes.n >= e.maxStored {
 			// The budget is exact: the state is not stored, and the search stops.
 			e.stats.Stopped = e.storeLimit
 			return -1, 0
 		}
 		id = e.table.insert(e.keyBuf, slot)
-		e.nodes = append(e.nodes, node{parent: parent, g: uint16(g), a: uint8(a), b: uint8(b), macro: macro})
+		e.nodes.push(node{parent: parent, g: uint16(g), a: uint8(a), b: uint8(b), macro: macro})
 	}
 	e.open.push(e.priority(g, h), entry{id: id, g: uint16(g)})
 	e.stats.PeakOpen = max(e.stats.PeakOpen, e.open.n)
@@ -288,7 +316,7 @@ func (e *engine) add(codes []uint64, parent int32, g int, a, b int, macro bool) 
 func (e *engine) run(root []uint64) (int32, Status) {
 	codes := append([]uint64(nil), root...)
 	id, h := e.add(codes, -1, 0, 0, 0, false)
-	e.stats.Stored = len(e.nodes)
+	e.stats.Stored = e.nodes.n
 	switch {
 	case id >= 0 && h == 0:
 		return id, StatusSolved
@@ -300,7 +328,7 @@ func (e *engine) run(root []uint64) (int32, Status) {
 		if !ok {
 			return -1, StatusUnsolvable
 		}
-		n := &e.nodes[ent.id]
+		n := e.nodes.at(ent.id)
 		if n.closed || n.g != ent.g {
 			continue
 		}
@@ -329,11 +357,11 @@ func (e *engine) run(root []uint64) (int32, Status) {
 		if e.partial && e.deferred < math.MaxInt && goal < 0 {
 			// Children were held back: the node goes back into the open set at the f of
 			// the best of them, to generate them when the search reaches that f.
-			n := &e.nodes[ent.id]
+			n := e.nodes.at(ent.id)
 			n.closed = false
 			e.open.push(e.deferred*64+min(h, 63), entry{id: ent.id, g: n.g})
 		}
-		e.stats.Stored = len(e.nodes)
+		e.stats.Stored = e.nodes.n
 		switch {
 		case goal >= 0:
 			return goal, StatusSolved
@@ -350,7 +378,7 @@ func (e *engine) run(root []uint64) (int32, Status) {
 // dead ends at the optimum's f: up to 10× the states of no macros on levels with 3 empty tubes).
 func (e *engine) expand(id int32, codes []uint64, h int) int32 {
 	g := e.g
-	base := int(e.nodes[id].g)
+	base := int(e.nodes.at(id).g)
 	child := e.scratch
 	info := e.info[:len(codes)]
 	for i, code := range codes {
@@ -462,7 +490,7 @@ func applyGather(g *game, codes []uint64, dst int, sources []int) {
 // path rebuilds the plan from the root to goal as single pours in the level's own tube order.
 func (e *engine) path(l *Level, goal int32) []Move {
 	var chain []int32
-	for id := goal; e.nodes[id].parent >= 0; id = e.nodes[id].parent {
+	for id := goal; e.nodes.at(id).parent >= 0; id = e.nodes.at(id).parent {
 		chain = append(chain, id)
 	}
 	g := e.g
@@ -473,7 +501,7 @@ func (e *engine) path(l *Level, goal int32) []Move {
 		moves = append(moves, m)
 	}
 	for i := len(chain) - 1; i >= 0; i-- {
-		n := e.nodes[chain[i]]
+		n := *e.nodes.at(chain[i])
 		perm := sortedOrder(real)
 		if !n.macro {
 			pour(perm[n.a], perm[n.b])

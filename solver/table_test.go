@@ -35,5 +35,26 @@ func TestStateTable(t *testing.T) {
 		if tab.n != len(want) {
 			t.Errorf("%d states stored, want %d", tab.n, len(want))
 		}
+		// Emptied, the table finds none of its keys and stores them again from id 0 in
+		// the pages it has.
+		pages := len(tab.pages)
+		tab.reset()
+		var next int32
+		for k := range want {
+			id, slot := tab.find([]byte(k))
+			if id >= 0 {
+				t.Fatalf("key %x found as id %d after reset", k, id)
+			}
+			if got := tab.insert([]byte(k), slot); got != next {
+				t.Fatalf("key %x stored as id %d after reset, want %d", k, got, next)
+			}
+			if got, _ := tab.find([]byte(k)); got != next || string(tab.key(next)) != k {
+				t.Fatalf("key %x: found id %d holding %x, want %d", k, got, tab.key(next), next)
+			}
+			next++
+		}
+		if len(tab.pages) != pages {
+			t.Errorf("%d pages after storing the keys again, want %d", len(tab.pages), pages)
+		}
 	}
 }
