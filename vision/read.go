@@ -469,6 +469,21 @@ func (f *frame) readLayout(l *tubeLayout, r *Reading, out *[]column) error {
 	return err
 }
 
+// sameCurtains is the number of curtains when there are two or more and all name one colour;
+// else 0.
+func sameCurtains(tubes [][]string) int {
+	var names []string
+	for _, t := range tubes {
+		if len(t) == 1 && strings.HasPrefix(t[0], solver.CurtainPrefix) {
+			names = append(names, t[0])
+		}
+	}
+	if len(names) < 2 || slices.ContainsFunc(names, func(n string) bool { return n != names[0] }) {
+		return 0
+	}
+	return len(names)
+}
+
 // clothCovered is the first tube of two units or more that, all but one unit, look like the
 // cloth of a curtain found (a lid or sheet the curtain search missed: its cloth reads as
 // liquid, its lantern as the top unit), or -1.
@@ -564,6 +579,9 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 		r.doubt(brokenConfidence, "no tube shows two layers, and %d curtains keep the counts from checking the unit's height", countFunc(tubes, func(t []string) bool {
 			return len(t) == 1 && strings.HasPrefix(t[0], solver.CurtainPrefix)
 		}))
+	}
+	if n := sameCurtains(tubes); n > 0 {
+		r.doubt(brokenConfidence, "all %d curtains name one colour, as a decoration common to every curtain (a frame, a rod) would", n)
 	}
 	if capacity >= minHalvedCapacity && evenRuns(tubes) {
 		r.doubt(brokenConfidence, "every layer holds an even number of units in tubes of %d: each may be one unit of a tube of %d", capacity, capacity/2)

@@ -33,6 +33,9 @@ func TestOnceSilentlyWrong(t *testing.T) {
 		{1000017, true, "a tube of hidden units under a colour taken for a curtain: dark boxes for cloth, the colour for a lantern"},
 		{13000394, false, "a lid over one tube taken for hidden units told by the rules alone"},
 		{15000573, false, "units amid the liquid taken for hidden units told by the rules alone"},
+		{19000620, false, "a row's boxes set below its tubes: the background under them taken for hidden units told by the rules alone"},
+		{21000368, false, "a lid the curtain search missed, beside one it found, read as liquid under its padlock"},
+		{29000370, false, "two curtains named by their lanterns' gold frames round grey panes"},
 	} {
 		scene, err := render.Random(tc.seed)
 		if err != nil {
