@@ -469,12 +469,16 @@ func (f *frame) readLayout(l *tubeLayout, r *Reading, out *[]column) error {
 	return err
 }
 
+// covered reports whether a tube of a reading is covered: its one entry names the curtain's
+// colour.
+func covered(t []string) bool { return len(t) == 1 && strings.HasPrefix(t[0], solver.CurtainPrefix) }
+
 // sameCurtains is the number of curtains when there are two or more and all name one colour;
 // else 0.
 func sameCurtains(tubes [][]string) int {
 	var names []string
 	for _, t := range tubes {
-		if len(t) == 1 && strings.HasPrefix(t[0], solver.CurtainPrefix) {
+		if covered(t) {
 			names = append(names, t[0])
 		}
 	}
@@ -576,9 +580,7 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 	}) {
 		// Every tube one run of one colour: no boundary between layers shows how tall a unit
 		// is, and the curtains keep the counts from checking it.
-		r.doubt(brokenConfidence, "no tube shows two layers, and %d curtains keep the counts from checking the unit's height", countFunc(tubes, func(t []string) bool {
-			return len(t) == 1 && strings.HasPrefix(t[0], solver.CurtainPrefix)
-		}))
+		r.doubt(brokenConfidence, "no tube shows two layers, and %d curtains keep the counts from checking the unit's height", countFunc(tubes, covered))
 	}
 	if n := sameCurtains(tubes); n > 0 {
 		r.doubt(brokenConfidence, "all %d curtains name one colour, as a decoration common to every curtain (a frame, a rod) would", n)
@@ -1166,7 +1168,7 @@ func wholeGlassTube(tubes [][]string, samples []unitSample, capacity int, glasse
 	si := 0
 	for i, t := range tubes {
 		start := si
-		if len(t) > 0 && strings.HasPrefix(t[0], solver.CurtainPrefix) {
+		if covered(t) {
 			continue
 		}
 		si += len(t)

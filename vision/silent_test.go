@@ -75,3 +75,24 @@ func TestWholeGlassTube(t *testing.T) {
 		}
 	}
 }
+
+// TestTranslucentOver: glass of at most half opacity moves the background only part of the way
+// to its tint, so some colours no glass over a background can show.
+func TestTranslucentOver(t *testing.T) {
+	rgb := func(r, g, b uint8) lab { return labFromRGB(r, g, b) }
+	for _, tc := range []struct {
+		name      string
+		top, back lab
+		want      bool
+	}{
+		{"white glass over navy", rgb(70, 75, 110), rgb(20, 25, 70), true},
+		{"frosted glass over grey", rgb(190, 190, 195), rgb(150, 150, 150), true},
+		{"rose tint over mint", rgb(200, 200, 190), rgb(170, 230, 200), true},
+		{"lavender over gold", rgb(160, 130, 240), rgb(190, 160, 0), false},
+		{"red over white", rgb(220, 30, 30), rgb(250, 250, 250), false},
+	} {
+		if got := translucentOver(tc.top, tc.back); got != tc.want {
+			t.Errorf("%s: got %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
