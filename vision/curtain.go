@@ -32,6 +32,7 @@ const (
 	curtainOffBeat   = 0.25
 	curtainSpan      = 0.6
 	curtainHeightTol = 0.3
+	lanternLowest    = 0.8 // a lantern ends above this share of its box's height
 )
 
 // curtain is a covered tube: its box, the colour its lantern shows and its cloth's.
@@ -205,8 +206,9 @@ func (f *frame) lantern(box image.Rectangle) (lab, bool) {
 
 // flankedLantern reports whether colour c hangs in box like a lantern on a curtain: in the
 // rows where c shows, the strips along the box's sides are mostly cloth (neither c nor far from
-// the box's commonest colour), and cloth hangs below it. A layer of liquid, however its shading
-// splits it, reaches the tube's walls, and has another layer or the tube's foot below.
+// the box's commonest colour), c ends above lanternLowest of the box's height, and cloth hangs
+// below it. A layer of liquid, however its shading splits it, reaches the tube's walls, and
+// has another layer or the tube's foot below.
 func (f *frame) flankedLantern(box image.Rectangle, c lab) bool {
 	box = f.clip(box)
 	cloth, _ := f.medianLab(box)
@@ -233,6 +235,9 @@ func (f *frame) flankedLantern(box image.Rectangle, c lab) bool {
 		if deltaE(f.at((box.Min.X+box.Max.X)/2, y), c) < clothDE {
 			down = y
 		}
+	}
+	if float64(down-box.Min.Y) >= lanternLowest*float64(box.Dy()) {
+		return false // the colour reaches down to the foot: liquid resting on the bottom
 	}
 	below, _ := f.medianLab(image.Rect(box.Min.X+m, down+2, box.Max.X-m, down+2+max(2, box.Dy()/10)))
 	return deltaE(below, cloth) < distinctDE
