@@ -391,14 +391,16 @@ func (f *frame) readLayout(l *tubeLayout, r *Reading, out *[]column) error {
 		return solver.Errorf(solver.CodeNoPuzzle, "no water-sort level found: %d tube-shaped outlines, more than a level has (%d)", len(boxes), maxScreenTubes)
 	}
 	cols := make([]column, len(boxes))
+	rooms := make([][2]int, len(boxes)) // the free room beside each tube
 	for i, b := range boxes {
+		rooms[i] = room(boxes, b)
 		if c, ok := lanterns[b]; ok {
 			cols[i] = column{box: b, curtain: true, lantern: c}
 			continue
 		}
-		cols[i] = f.readColumn(b, room(boxes, b))
+		cols[i] = f.readColumn(b, rooms[i])
 	}
-	f.dropGlassTops(cols, boxes)
+	f.dropGlassTops(cols, rooms)
 	*out = cols
 	if !slices.ContainsFunc(cols, func(c column) bool { return !c.empty() }) {
 		return solver.Errorf(solver.CodeNoPuzzle, "no water-sort level found: %d tube-shaped outlines but no liquid in any", len(boxes))
@@ -417,11 +419,10 @@ func (f *frame) readLayout(l *tubeLayout, r *Reading, out *[]column) error {
 			return solver.Errorf(solver.CodeNoPuzzle, "no water-sort level found: tube %d would hold %d layers, more than a tube holds (%d)", i+1, counts[i], solver.MaxCapacity)
 		}
 		capacity = max(capacity, counts[i])
-		rm := room(boxes, c.box)
 		for j := range counts[i] {
 			p := unitPatch(c, unit, j)
 			s := f.sampleUnit(p)
-			if bg, ok := f.beside(c.box, rm, p.Min.Y, p.Max.Y); ok {
+			if bg, ok := f.beside(c.box, rooms[i], p.Min.Y, p.Max.Y); ok {
 				s.likeBackground = deltaE(s.color, bg) < backgroundDE
 			}
 			samples = append(samples, s)

@@ -138,7 +138,7 @@ func medianWidth(bs []image.Rectangle) int {
 // look like the background around the tubes, a tube's empty part reads as one more layer on
 // top of its liquid. Every tube is drawn in the same glass, so a top layer that the empty
 // tubes show, or that most tubes' top layers share, is glass, and the liquid ends below it.
-func (f *frame) dropGlassTops(cols []column, boxes []image.Rectangle) {
+func (f *frame) dropGlassTops(cols []column, rooms [][2]int) {
 	tops := make([]lab, len(cols))
 	var sampled []lab
 	for i, c := range cols {
@@ -175,7 +175,7 @@ func (f *frame) dropGlassTops(cols []column, boxes []image.Rectangle) {
 			if len(c.bounds) > 0 {
 				layered++
 			}
-			if bg, ok := f.beside(c.box, room(boxes, c.box), c.top, c.box.Min.Y+int(glassReach*float64(c.box.Dy()))+1); ok {
+			if bg, ok := f.beside(c.box, rooms[i], c.top, c.box.Min.Y+int(glassReach*float64(c.box.Dy()))+1); ok {
 				behind = append(behind, bg)
 			}
 		}
