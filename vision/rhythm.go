@@ -167,23 +167,30 @@ func (f *frame) dropGlassTops(cols []column, rooms [][2]int) {
 	// Glass read as liquid reaches up to the tube's top; a liquid's top layer, with the empty
 	// glass above it, stops short of it.
 	reaches := func(c column) bool { return float64(c.top-c.box.Min.Y) <= glassReach*float64(c.box.Dy()) }
-	n, layered := 0, 0
-	var behind []lab // the background beside those tops
+	var sharing []int // the tubes whose top is the shared one, up to their top
+	layered := 0
 	for i, c := range cols {
 		if !c.curtain && !c.empty() && deltaE(tops[i], shared) < glassDE && reaches(c) {
-			n++
+			sharing = append(sharing, i)
 			if len(c.bounds) > 0 {
 				layered++
 			}
+		}
+	}
+	// Glass only tints what lies behind it: a top no glass over the background can show
+	// (lavender over gold) is liquid, however many tubes share it.
+	glassy := func() bool {
+		var behind []lab
+		for _, i := range sharing {
+			c := cols[i]
 			if bg, ok := f.beside(c.box, rooms[i], c.top, c.box.Min.Y+int(glassReach*float64(c.box.Dy()))+1); ok {
 				behind = append(behind, bg)
 			}
 		}
+		return len(behind) == 0 || translucentOver(shared, medianOf(behind))
 	}
 	sharedWhole := false
-	// Glass only tints what lies behind it: a top no glass over the background can show
-	// (lavender over gold) is liquid, however many tubes share it.
-	if float64(n) >= glassTopShare*float64(len(sampled)) && (len(behind) == 0 || translucentOver(shared, medianOf(behind))) {
+	if float64(len(sharing)) >= glassTopShare*float64(len(sampled)) && glassy() {
 		glasses = append(glasses, shared)
 		// A tube that is one layer up to its top holds capacity units; were the shared top
 		// liquid, the tubes where it lies over other layers would add more of that colour
