@@ -348,15 +348,19 @@ const (
 	glyphFit   = 0.2
 )
 
-// unitHeight finds the height of one unit of liquid from the columns. Two kinds of evidence
+// unitHeight finds the height of one unit of liquid from the columns. Three kinds of evidence
 // vote: the gaps between colour changes below the top unit (whole multiples of the unit, but
 // a hidden unit's glyph can split them at odd places), and the columns' heights (whole
-// multiples too, but a top unit may carry a meniscus up to half a unit tall). Every fraction
-// of a gap or a height is a candidate; a height counts twice. Smaller units always fit more
+// multiples too, but a top unit may carry a meniscus up to half a unit tall), and the top run
+// above the last colour change (its own colour, so at least one unit: with a meniscus
+// taller, never shorter than shortTopRun of a unit). Every fraction of a gap or a height is a
+// candidate; a height counts twice; top runs vote when minTopRuns columns show one. (Without
+// the top runs, a mystery board's tubes, one unit on a hidden run of four, fit a unit of the
+// whole run as well as the true one: the top unit passed for the run's meniscus.) Smaller units always fit more
 // (a third of a unit fits whatever a unit fits), so the answer is the largest candidate that
 // scores nearly as well as the best. It returns the unit and the share of evidence it misfits.
 func unitHeight(cols []column) (unit, misfit float64) {
-	var gaps, heights []float64
+	var gaps, heights, tops []float64
 	var runs []glyphRun
 	for _, c := range cols {
 		if c.empty() {
@@ -367,8 +371,14 @@ func unitHeight(cols []column) (unit, misfit float64) {
 			gaps = append(gaps, float64(prev-y))
 			prev = y
 		}
+		if len(c.bounds) > 0 {
+			tops = append(tops, float64(prev-c.top))
+		}
 		heights = append(heights, float64(c.bottom-c.top))
 		runs = append(runs, c.glyphGaps...)
+	}
+	if len(tops) < minTopRuns {
+		tops = nil
 	}
 	if len(heights) == 0 {
 		return 0, 1
@@ -381,6 +391,11 @@ func unitHeight(cols []column) (unit, misfit float64) {
 		n := math.Round(h/u - meniscusBias)
 		e := h/u - n
 		return n >= 1 && n <= solver.MaxCapacity && e >= -shortTop && e < tallTop
+	}
+	fitsTop := func(t, u float64) bool {
+		n := math.Round(t/u - meniscusBias)
+		e := t/u - n
+		return n >= 1 && e >= -shortTopRun && e < tallTop
 	}
 	fitsRun := func(g glyphRun, u float64) bool {
 		return fitsGap(g.height, u) && math.Round(g.height/u) == float64(g.n)
@@ -403,12 +418,17 @@ func unitHeight(cols []column) (unit, misfit float64) {
 				s += 2
 			}
 		}
+		for _, t := range tops {
+			if fitsTop(t, u) {
+				s++
+			}
+		}
 		return s
 	}
 	type cand struct{ u, score float64 }
 	var cands []cand
 	bestScore := 0.0
-	whole := float64(len(gaps) + 2*len(heights))
+	whole := float64(len(gaps) + 2*len(heights) + len(tops))
 	values := append(slices.Clone(gaps), heights...)
 	for _, g := range runs {
 		whole += float64(g.n)
@@ -464,6 +484,8 @@ const (
 	shortTop     = 0.2
 	tallTop      = 0.45
 	nearBest     = 0.95
+	shortTopRun  = 0.1 // the top run, measured from a colour change that has no meniscus
+	minTopRuns   = 3   // top runs vote when this many columns show one (one may be a button over a tube)
 	topBias      = 0.3
 	restingDepth = 0.65
 )

@@ -326,9 +326,12 @@ func (f *frame) withoutGapBoxes(h *hypothesis, cands []image.Rectangle) (tubeLay
 
 // withoutStrayRows is the layout less its rows of empty boxes that stand beside the board:
 // a row with no liquid, a box of which is centred outside the span of the rows holding liquid
-// (widened by half a tube on each side). A doodle or a button at the screen's edge, alone in its
-// row, reads as an empty tube; a row of empty tubes under the board stands within its span.
-// It reports false when there are none.
+// (widened by half a tube on each side), whose boxes are not as tall as the tubes holding
+// liquid, within strayRowSize (a level's tubes are all one size), or that stands further than
+// strayRowGap tubes' heights from every row holding liquid (a board's rows stand close). A
+// doodle, a button or the gap between a title's letters, alone in its row, reads as an empty
+// tube; a row of empty tubes under the board stands within its span, close to it. It reports
+// false when there are none.
 func (f *frame) withoutStrayRows(h *hypothesis, cands []image.Rectangle) (tubeLayout, bool) {
 	if h.cols == nil {
 		return tubeLayout{}, false
@@ -340,21 +343,28 @@ func (f *frame) withoutStrayRows(h *hypothesis, cands []image.Rectangle) (tubeLa
 		}
 	}
 	lo, hi := math.Inf(1), math.Inf(-1)
+	var wetBoxes []image.Rectangle
 	for _, row := range h.rows {
 		if slices.ContainsFunc(row, func(b image.Rectangle) bool { return wet[b] }) {
 			half := float64(medianWidth(row)) / 2
 			lo = min(lo, centreX(row[0])-half)
 			hi = max(hi, centreX(row[len(row)-1])+half)
+			wetBoxes = append(wetBoxes, row...)
 		}
 	}
 	if lo > hi {
 		return tubeLayout{}, false
 	}
+	tall := float64(medianHeight(wetBoxes))
 	var rows [][]image.Rectangle
 	for _, row := range h.rows {
 		dry := !slices.ContainsFunc(row, func(b image.Rectangle) bool { return wet[b] })
 		beside := slices.ContainsFunc(row, func(b image.Rectangle) bool { return centreX(b) < lo || centreX(b) > hi })
-		if !dry || !beside {
+		unlike := math.Abs(float64(medianHeight(row))/tall-1) > strayRowSize
+		far := !slices.ContainsFunc(wetBoxes, func(w image.Rectangle) bool {
+			return float64(max(w.Min.Y-row[0].Max.Y, row[0].Min.Y-w.Max.Y)) <= strayRowGap*tall
+		})
+		if !dry || !(beside || unlike || far) {
 			rows = append(rows, slices.Clone(row))
 		}
 	}
@@ -363,6 +373,11 @@ func (f *frame) withoutStrayRows(h *hypothesis, cands []image.Rectangle) (tubeLa
 	}
 	return f.withCurtains(h.cue+", rows beside the board left out", rows, cands), true
 }
+
+const (
+	strayRowSize = 0.15
+	strayRowGap  = 1.0
+)
 
 // interpret reads one layout: each tube's liquid, the unit height, the units and their
 // colours, and checks the level they make.

@@ -126,9 +126,18 @@ func (f *frame) holdsTube(b image.Rectangle, cands []image.Rectangle, row []imag
 
 // medianWidth is the median width of the boxes.
 func medianWidth(bs []image.Rectangle) int {
+	return medianSide(bs, image.Rectangle.Dx)
+}
+
+// medianHeight is the median height of the boxes.
+func medianHeight(bs []image.Rectangle) int {
+	return medianSide(bs, image.Rectangle.Dy)
+}
+
+func medianSide(bs []image.Rectangle, side func(image.Rectangle) int) int {
 	ws := make([]int, len(bs))
 	for i, b := range bs {
-		ws[i] = b.Dx()
+		ws[i] = side(b)
 	}
 	slices.Sort(ws)
 	return ws[len(ws)/2]

@@ -38,6 +38,8 @@ func TestOnceSilentlyWrong(t *testing.T) {
 		{29000370, false, "two curtains named by their lanterns' gold frames round grey panes"},
 		{21000261, true, "a tube of one colour in dark tinted glass taken for a curtain, its liquid for the lantern"},
 		{27000676, true, "the same, in a row of tubes with corks"},
+		{33000381, true, "a button under a mystery board, alone in its row, read as an empty tube"},
+		{33000568, true, "the gap between a title's letters, alone in its row far above the board, read as an empty tube"},
 	} {
 		scene, err := render.Random(tc.seed)
 		if err != nil {

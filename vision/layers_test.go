@@ -1,0 +1,46 @@
+package vision
+
+import (
+	"image"
+	"math"
+	"testing"
+)
+
+// TestUnitHeight: the unit is the largest height that explains the gaps between colour
+// changes, the columns' heights and the top runs; a top run is a unit of its own colour, never
+// the meniscus of the run below it.
+func TestUnitHeight(t *testing.T) {
+	col := func(bottom int, bounds []int, top int) column {
+		return column{box: image.Rect(0, 0, 40, 400), bottom: bottom, bounds: bounds, top: top}
+	}
+	for _, tc := range []struct {
+		name string
+		cols []column
+		want float64
+	}{
+		// A mystery board: one unit of colour on a hidden run of four, in every tube.
+		{"one unit on a hidden run of four", []column{
+			col(333, []int{233}, 207), col(333, []int{233}, 208), col(332, []int{233}, 207),
+		}, 25},
+		{"one unit on a hidden run of five", []column{
+			col(330, []int{205}, 179), col(330, []int{205}, 180), col(331, []int{205}, 179),
+		}, 25},
+		// Two tubes' top runs do not vote (a button over a tube cuts a run of one colour):
+		// nothing tells this from two tall units under a meniscus.
+		{"two tubes of one unit on a run of four", []column{
+			col(333, []int{233}, 207), col(333, []int{233}, 208),
+		}, 100},
+		// A top unit with a meniscus a third of a unit tall over two units of one colour.
+		{"meniscus on the top unit", []column{
+			col(300, []int{250}, 217), col(300, []int{275}, 242),
+		}, 25},
+		{"whole tubes, no colour change", []column{
+			col(300, nil, 200), col(300, nil, 250),
+		}, 50},
+	} {
+		got, _ := unitHeight(tc.cols)
+		if math.Abs(got-tc.want) > 1.5 {
+			t.Errorf("%s: got unit %.1f, want %.0f", tc.name, got, tc.want)
+		}
+	}
+}
