@@ -33,6 +33,7 @@ const (
 	curtainSpan      = 0.6
 	curtainHeightTol = 0.3
 	lanternLowest    = 0.8 // a lantern ends above this share of its box's height
+	sameClothDE      = 5   // two curtains' cloths this close are one game's cloth
 )
 
 // curtain is a covered tube: its box, the colour its lantern shows and its cloth's.
@@ -91,8 +92,34 @@ func (f *frame) findCurtains(rows [][]image.Rectangle, cands []image.Rectangle) 
 		// Nor is a column whose glyphs count hidden units a curtain: their dark boxes look
 		// like cloth, and the colour on top like a lantern.
 		for _, box := range row {
-			if c, ok := f.lantern(box); ok && f.flankedLantern(box, c) && len(f.readColumn(box, room(row, box)).glyphGaps) == 0 {
+			if c, ok := f.lantern(box, distinctDE); ok && f.flankedLantern(box, c) && len(f.readColumn(box, room(row, box)).glyphGaps) == 0 {
 				cloth, _ := f.medianLab(clothArea(box))
+				out = append(out, curtain{box: box, color: c, cloth: cloth})
+			}
+		}
+	}
+	return f.likeCurtains(rows, out)
+}
+
+// likeCurtains adds to the curtains found the tubes found that hang the same cloth: a game
+// draws its curtains alike, so once one is found, its cloth tells the others, and a lantern
+// need only stand clothDE from that cloth (not distinctDE from whatever covers most of the
+// box), as a dark padlock on a grey lid does.
+func (f *frame) likeCurtains(rows [][]image.Rectangle, found []curtain) []curtain {
+	if len(found) == 0 {
+		return found
+	}
+	out := found
+	for _, row := range rows {
+		for _, box := range row {
+			if slices.ContainsFunc(out, func(c curtain) bool { return c.box.Overlaps(box) }) {
+				continue
+			}
+			cloth, ok := f.medianLab(clothArea(box))
+			if !ok || !slices.ContainsFunc(found, func(c curtain) bool { return deltaE(c.cloth, cloth) < sameClothDE }) {
+				continue
+			}
+			if c, ok := f.lantern(box, clothDE); ok && f.flankedLantern(box, c) && len(f.readColumn(box, room(row, box)).glyphGaps) == 0 {
 				out = append(out, curtain{box: box, color: c, cloth: cloth})
 			}
 		}
@@ -113,7 +140,7 @@ func (f *frame) curtainAt(cands []image.Rectangle, x float64, top, bottom, tw, t
 			c.Dx()*4 < tw || c.Dx() > 2*tw {
 			continue
 		}
-		if col, ok := f.lantern(c); ok {
+		if col, ok := f.lantern(c, distinctDE); ok {
 			x0 := int(math.Round(x)) - tw/2
 			cloth, _ := f.medianLab(clothArea(c))
 			return curtain{box: image.Rect(x0, top, x0+tw, bottom), color: col, cloth: cloth}, true
@@ -126,7 +153,7 @@ func (f *frame) curtainAt(cands []image.Rectangle, x float64, top, bottom, tw, t
 // colour, unlike the background, over most of the box, with a small lantern of a clearly more saturated colour in the
 // upper part (a covered tube's foot may show below the cloth), clear of the box's sides. A
 // tube of liquid layers has no small patch of colour: its layers span it from wall to wall.
-func (f *frame) lantern(box image.Rectangle) (lab, bool) {
+func (f *frame) lantern(box image.Rectangle, distinct float64) (lab, bool) {
 	// Below the rod the curtain hangs from, above the tube's foot that may show under it.
 	r := f.clip(clothArea(box))
 	if r.Empty() {
@@ -189,7 +216,7 @@ func (f *frame) lantern(box image.Rectangle) (lab, bool) {
 			}
 		}
 		c := lab{L: median(ls), A: median(as), B: median(bs)}
-		if deltaE(c, cloth) >= distinctDE && len(ls)*8 <= total && float64(right-left+1) <= lanternWidth*float64(r.Dx()) {
+		if deltaE(c, cloth) >= distinct && len(ls)*8 <= total && float64(right-left+1) <= lanternWidth*float64(r.Dx()) {
 			// A lantern drawn as a frame round a pane: the pane's colour is the one it shows.
 			w, h := right-left+1, bottom-top+1
 			hollow := float64(len(ls)) <= frameFill*float64(w*h)

@@ -543,11 +543,9 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 	cols, counts, capacity := u.cols, u.counts, u.capacity
 	if slices.ContainsFunc(samples, func(s unitSample) bool { return s.hidden }) {
 		// Hidden units make counting unreliable: a level may show no full tube at all. The
-		// tubes' height says how much they hold. (Curtains alone do not raise it: the tubes
-		// beside them show the capacity, and a tall tube's headroom would add a unit. Nor
-		// do tubes all filled alike with no curtain, their hidden units counted by glyphs:
-		// that is a level's start, every tube full, and the height above them is headroom.
-		// Hidden boxes with no glyph may split into more units than they hold: when their
+		// tubes' height says how much they hold. (Not when tubes all filled alike with no
+		// curtain, their hidden units counted by glyphs: that is a level's start, every tube
+		// full, and the height above them is headroom. Hidden boxes with no glyph may split into more units than they hold: when their
 		// count and the height disagree, neither settles the capacity.)
 		switch h := heightCapacity(cols, u.unit); {
 		case !evenlyFilled(cols, counts):
@@ -555,6 +553,11 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 		case inferred && h != capacity:
 			r.doubt(brokenConfidence, "tubes filled alike with %d units and hidden units told by no glyph, in tubes as tall as %d: the capacity is unsure", capacity, h)
 		}
+	} else if len(u.layout.curtains) > 0 {
+		// Curtains hold units the counts cannot see, so the counts settle no capacity: tubes
+		// a unit or more taller than the fullest tube's liquid (more than games leave above a
+		// full tube) hold more than any tube shows.
+		capacity = max(capacity, heightCapacity(cols, u.unit))
 	}
 	switch {
 	case capacity < 2:
