@@ -111,3 +111,45 @@ func TestYield(t *testing.T) {
 		})
 	}
 }
+
+// The clock cuts a search short only at its own checks of the context (every 256 expansions),
+// never when the search has already finished: a level settled before the first check gets the
+// same verdict, plan and work with a deadline long past as without one. The server relies on
+// it: its quick run has a deadline of milliseconds, and a quick level it answered unknown under
+// load went to wait behind the long searches.
+func TestVerdictBeforeTheFirstClockCheck(t *testing.T) {
+	tiny, err := solver.ParseLevel([]byte("3: red blue red | blue red blue | |"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	expired, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, tc := range []struct {
+		name string
+		l    *solver.Level
+	}{
+		{"tiny", tiny},
+		{"quick search's plan at the lower bound", gen.Deal(1, 10, 4, 2)},
+		{"exact search after the quick one", gen.Deal(5, 12, 4, 2)},
+	} {
+		for _, opts := range []solver.Options{{}, {NoMacros: true}, {Fast: true}} {
+			t.Run(fmt.Sprintf("%s/fast=%v/nomacros=%v", tc.name, opts.Fast, opts.NoMacros), func(t *testing.T) {
+				want, wantStats, err := solver.Solve(context.Background(), tc.l, opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want.Status != solver.StatusSolved || wantStats.Expanded >= 256 {
+					t.Fatalf("without a deadline: %s after %d expansions; the test needs a level solved before the first check", want.Status, wantStats.Expanded)
+				}
+				got, gotStats, err := solver.Solve(expired, tc.l, opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got.Status != want.Status || got.Optimal != want.Optimal || len(got.Moves) != len(want.Moves) || gotStats.Expanded != wantStats.Expanded {
+					t.Errorf("deadline passed: %s optimal=%v, %d pours, %d expanded (stopped %q); without one: %s optimal=%v, %d pours, %d expanded",
+						got.Status, got.Optimal, len(got.Moves), gotStats.Expanded, gotStats.Stopped, want.Status, want.Optimal, len(want.Moves), wantStats.Expanded)
+				}
+			})
+		}
+	}
+}

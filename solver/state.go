@@ -141,6 +141,20 @@ func (g *game) estimate(codes []uint64) int {
 	return blocks - bottoms.len()
 }
 
+// finished counts the tubes that are full of one colour.
+func (g *game) finished(codes []uint64) int {
+	n := 0
+	for _, code := range codes {
+		if code == 0 {
+			continue
+		}
+		if _, run, h := g.top(code); run == g.cap && h == g.cap {
+			n++
+		}
+	}
+	return n
+}
+
 // colorSet is a set of colour ids.
 type colorSet [4]uint64
 
