@@ -36,11 +36,12 @@ const (
 	ciSeed       = 1
 	// ciMinExact is the share of puzzle scenes read exactly, ciMaxSilent the number read wrong
 	// without an error, ciMinRefusal the share of non-puzzle scenes refused. Measured on the
-	// slice when set (reader of session 5): 41.3% exact (39.3% in session 4, 38.0% in
-	// session 3), 1 silently wrong (1, 2), 100% refused. The floors are far from the targets
-	// (98%, 0.2%): they guard against regressions.
-	ciMinExact   = 0.40
-	ciMaxSilent  = 2
+	// slice when set (reader of session 6): 37.3% exact (41.3% in session 5, 39.3% in
+	// session 4: session 6 refuses readings whose hidden units, told by the rules alone,
+	// leave the counts nothing to check), 1 silently wrong (1, 1), 100% refused. The floors
+	// are far from the targets (98%, 0.2%): they guard against regressions.
+	ciMinExact   = 0.36
+	ciMaxSilent  = 1
 	ciMinRefusal = 0.96
 )
 

@@ -474,6 +474,12 @@ func (f *frame) readLayout(l *tubeLayout, r *Reading, out *[]column) error {
 				// Told by the rules alone, not by a glyph: one doubt more, and with curtains
 				// (which the count rule cannot check either) too many.
 				alt.doubt(inferredHiddenConfidence, "hidden units told by the rules alone: one look on no tube's top that the count rule cannot take for a colour")
+				if completeColors(alt.Level) == 0 {
+					// And no colour shows all its units: the hidden units can make up any
+					// counts, so nothing checks the look taken for them, nor the tubes and
+					// units found (a tube missed, a unit too tall, keep the rules alike).
+					alt.doubt(brokenConfidence, "no colour shows all its units: the hidden units, told by the rules alone, can make up any count")
+				}
 				if alt.Confidence >= LowConfidence {
 					got, err = alt, nil
 					break
@@ -635,6 +641,19 @@ const (
 	minInferredCapacity      = 3
 	minInferredColors        = 3
 )
+
+// completeColors is the number of colours all of whose units are in view.
+func completeColors(l *solver.Level) int {
+	n := make([]int, len(l.Names))
+	for _, t := range l.Tubes {
+		for _, c := range t {
+			if int(c) < len(n) {
+				n[c]++
+			}
+		}
+	}
+	return countFunc(n[1:], func(k int) bool { return k >= l.Capacity })
+}
 
 // visibleColors is the number of colours with a unit in view.
 func visibleColors(l *solver.Level) int {

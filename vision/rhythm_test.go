@@ -1,7 +1,10 @@
 package vision
 
 import (
+	"image"
 	"testing"
+
+	"gocv.io/x/gocv"
 
 	"github.com/decant/decant/solver"
 	"github.com/decant/decant/vision/render"
@@ -49,5 +52,41 @@ func TestOneColourIsNoPuzzle(t *testing.T) {
 	r, err := Read(scene.Data)
 	if solver.ErrorCode(err) != solver.CodeNoPuzzle {
 		t.Errorf("read %v, %v; want a no_puzzle error", r, err)
+	}
+}
+
+// TestStrayRows: a row of empty boxes is left out when it stands beside the board, is not as
+// tall as the tubes holding liquid, or stands further than a tube's height from their rows; a
+// row of empty tubes of the board's size, close under it, stays.
+func TestStrayRows(t *testing.T) {
+	mat := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(200, 200, 200, 0), 800, 400, gocv.MatTypeCV8UC3)
+	defer mat.Close()
+	f, err := newFrame(mat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	board := []image.Rectangle{image.Rect(60, 200, 100, 360), image.Rect(140, 200, 180, 360), image.Rect(220, 200, 260, 360), image.Rect(300, 200, 340, 360)}
+	for _, tc := range []struct {
+		name string
+		row  []image.Rectangle
+		kept bool
+	}{
+		{"empty tubes close under the board", []image.Rectangle{image.Rect(60, 400, 100, 560), image.Rect(140, 400, 180, 560)}, true},
+		{"a button under the board", []image.Rectangle{image.Rect(60, 400, 100, 500)}, false},
+		{"a box far under the board", []image.Rectangle{image.Rect(140, 600, 180, 760)}, false},
+		{"a box beside the board", []image.Rectangle{image.Rect(355, 400, 395, 560)}, false},
+	} {
+		var cols []column
+		for _, b := range board {
+			cols = append(cols, column{box: b, top: 300, bottom: 355})
+		}
+		for _, b := range tc.row {
+			cols = append(cols, column{box: b})
+		}
+		h := &hypothesis{tubeLayout: tubeLayout{rows: [][]image.Rectangle{board, tc.row}}, cols: cols}
+		l, dropped := f.withoutStrayRows(h, nil)
+		if dropped == tc.kept || (dropped && len(l.rows) != 1) {
+			t.Errorf("%s: rows %v, dropped %v; want kept %v", tc.name, l.rows, dropped, tc.kept)
+		}
 	}
 }
