@@ -92,13 +92,23 @@ func (f *frame) findCurtains(rows [][]image.Rectangle, cands []image.Rectangle) 
 		// Nor is a column whose glyphs count hidden units a curtain: their dark boxes look
 		// like cloth, and the colour on top like a lantern.
 		for _, box := range row {
-			if c, ok := f.lantern(box, distinctDE); ok && f.flankedLantern(box, c) && len(f.readColumn(box, room(row, box)).glyphGaps) == 0 {
-				cloth, _ := f.medianLab(clothArea(box))
-				out = append(out, curtain{box: box, color: c, cloth: cloth})
+			if c, ok := f.tubeCurtain(row, box, distinctDE); ok {
+				out = append(out, c)
 			}
 		}
 	}
 	return f.likeCurtains(rows, out)
+}
+
+// tubeCurtain reads a box among a row's tubes as a curtain: a lantern standing distinct from
+// the cloth, flanked by cloth, on a column whose glyphs count no hidden units.
+func (f *frame) tubeCurtain(row []image.Rectangle, box image.Rectangle, distinct float64) (curtain, bool) {
+	c, ok := f.lantern(box, distinct)
+	if !ok || !f.flankedLantern(box, c) || len(f.readColumn(box, room(row, box)).glyphGaps) > 0 {
+		return curtain{}, false
+	}
+	cloth, _ := f.medianLab(clothArea(box))
+	return curtain{box: box, color: c, cloth: cloth}, true
 }
 
 // likeCurtains adds to the curtains found the tubes found that hang the same cloth: a game
@@ -119,8 +129,8 @@ func (f *frame) likeCurtains(rows [][]image.Rectangle, found []curtain) []curtai
 			if !ok || !slices.ContainsFunc(found, func(c curtain) bool { return deltaE(c.cloth, cloth) < sameClothDE }) {
 				continue
 			}
-			if c, ok := f.lantern(box, clothDE); ok && f.flankedLantern(box, c) && len(f.readColumn(box, room(row, box)).glyphGaps) == 0 {
-				out = append(out, curtain{box: box, color: c, cloth: cloth})
+			if c, ok := f.tubeCurtain(row, box, clothDE); ok {
+				out = append(out, c)
 			}
 		}
 	}

@@ -356,9 +356,9 @@ const (
 // taller, never shorter than shortTopRun of a unit). Every fraction of a gap or a height is a
 // candidate; a height counts twice; top runs vote when minTopRuns columns show one. (Without
 // the top runs, a mystery board's tubes, one unit on a hidden run of four, fit a unit of the
-// whole run as well as the true one: the top unit passed for the run's meniscus.) Smaller units always fit more
-// (a third of a unit fits whatever a unit fits), so the answer is the largest candidate that
-// scores nearly as well as the best. It returns the unit and the share of evidence it misfits.
+// whole run as well as the true one: the top unit passed for the run's meniscus.) Smaller
+// units always fit more (a third of a unit fits whatever a unit fits), so the answer is the
+// largest candidate that scores nearly as well as the best. It returns the unit and the share of evidence it misfits.
 func unitHeight(cols []column) (unit, misfit float64) {
 	var gaps, heights, tops []float64
 	var runs []glyphRun
@@ -387,16 +387,14 @@ func unitHeight(cols []column) (unit, misfit float64) {
 		k := math.Round(g / u)
 		return k >= 1 && math.Abs(g/u-k) <= gapFit
 	}
-	fitsHeight := func(h, u float64) bool {
+	// fitsTall: a height of whole units whose top unit may be short units shorter, or taller.
+	fitsTall := func(h, u, short float64) bool {
 		n := math.Round(h/u - meniscusBias)
 		e := h/u - n
-		return n >= 1 && n <= solver.MaxCapacity && e >= -shortTop && e < tallTop
+		return n >= 1 && n <= solver.MaxCapacity && e >= -short && e < tallTop
 	}
-	fitsTop := func(t, u float64) bool {
-		n := math.Round(t/u - meniscusBias)
-		e := t/u - n
-		return n >= 1 && e >= -shortTopRun && e < tallTop
-	}
+	fitsHeight := func(h, u float64) bool { return fitsTall(h, u, shortTop) }
+	fitsTop := func(t, u float64) bool { return fitsTall(t, u, shortTopRun) }
 	fitsRun := func(g glyphRun, u float64) bool {
 		return fitsGap(g.height, u) && math.Round(g.height/u) == float64(g.n)
 	}

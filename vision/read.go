@@ -551,8 +551,9 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 		// Hidden units make counting unreliable: a level may show no full tube at all. The
 		// tubes' height says how much they hold. (Not when tubes all filled alike with no
 		// curtain, their hidden units counted by glyphs: that is a level's start, every tube
-		// full, and the height above them is headroom. Hidden boxes with no glyph may split into more units than they hold: when their
-		// count and the height disagree, neither settles the capacity.)
+		// full, and the height above them is headroom. Hidden boxes with no glyph may split
+		// into more units than they hold: when their count and the height disagree, neither
+		// settles the capacity.)
 		switch h := heightCapacity(cols, u.unit); {
 		case !evenlyFilled(cols, counts):
 			capacity = max(capacity, h)
