@@ -643,30 +643,27 @@ const (
 	minInferredColors        = 3
 )
 
-// completeColors is the number of colours all of whose units are in view.
-func completeColors(l *solver.Level) int {
+// visibleCounts is the number of units in view of each colour, by colour (index 0 unused).
+func visibleCounts(l *solver.Level) []int {
 	n := make([]int, len(l.Names))
 	for _, t := range l.Tubes {
 		for _, c := range t {
-			if int(c) < len(n) {
+			if int(c) < len(n) { // not Hidden
 				n[c]++
 			}
 		}
 	}
-	return countFunc(n[1:], func(k int) bool { return k >= l.Capacity })
+	return n
+}
+
+// completeColors is the number of colours all of whose units are in view.
+func completeColors(l *solver.Level) int {
+	return countFunc(visibleCounts(l)[1:], func(k int) bool { return k >= l.Capacity })
 }
 
 // visibleColors is the number of colours with a unit in view.
 func visibleColors(l *solver.Level) int {
-	seen := map[solver.Color]bool{}
-	for _, t := range l.Tubes {
-		for _, c := range t {
-			if c != solver.Hidden {
-				seen[c] = true
-			}
-		}
-	}
-	return len(seen)
+	return countFunc(visibleCounts(l)[1:], func(k int) bool { return k > 0 })
 }
 
 // maxScreenTubes is the most tubes a screenshot can plausibly show: the reader's own limit, far
@@ -1098,20 +1095,14 @@ func coveredShortfall(l *solver.Level) (missing, room int) {
 	if !l.HasCurtains() {
 		return 0, 0
 	}
-	counts := make([]int, len(l.Names))
 	for i, t := range l.Tubes {
 		if l.Curtained(i) {
 			room += l.Capacity
 			continue
 		}
-		for _, c := range t {
-			if c == solver.Hidden {
-				room++
-			} else {
-				counts[c]++
-			}
-		}
+		room += countFunc(t, func(c solver.Color) bool { return c == solver.Hidden })
 	}
+	counts := visibleCounts(l)
 	for c := 1; c < len(counts); c++ {
 		missing += max(0, l.Capacity-counts[c])
 	}
