@@ -36,11 +36,12 @@ const (
 	ciSeed       = 1
 	// ciMinExact is the share of puzzle scenes read exactly, ciMaxSilent the number read wrong
 	// without an error, ciMinRefusal the share of non-puzzle scenes refused. Measured on the
-	// slice when set (reader of session 6): 37.3% exact (41.3% in session 5, 39.3% in
-	// session 4: session 6 refuses readings whose hidden units, told by the rules alone,
-	// leave the counts nothing to check), 1 silently wrong (1, 1), 100% refused. The floors
-	// are far from the targets (98%, 0.2%): they guard against regressions.
-	ciMinExact   = 0.36
+	// slice when set (reader of session 7): 43.3% exact (37.3% in session 6, 41.3% in
+	// session 5: session 7 reads mystery boards whose hidden units are told by the rules
+	// alone, checking them by the hidden units' look instead), 1 silently wrong (1, 1), 100%
+	// refused. The floors are far from the targets (98%, 0.2%): they guard against
+	// regressions.
+	ciMinExact   = 0.42
 	ciMaxSilent  = 1
 	ciMinRefusal = 0.96
 )
@@ -144,7 +145,7 @@ func TestRandomScenes(t *testing.T) {
 	}
 	for _, r := range results {
 		if *randomList && r.outcome == refused {
-			t.Logf("refused, scene %d (puzzle %v): %s", r.seed, !r.noPuzzle, r.why)
+			t.Logf("refused, scene %d (puzzle %v; %s): %s", r.seed, !r.noPuzzle, factorList(r.factors), r.why)
 		}
 		if r.outcome == silentWrong {
 			t.Logf("silently wrong, scene %d (%v):\n%s", r.seed, factorList(r.factors), r.why)

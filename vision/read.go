@@ -474,12 +474,6 @@ func (f *frame) readLayout(l *tubeLayout, r *Reading, out *[]column) error {
 				// Told by the rules alone, not by a glyph: one doubt more, and with curtains
 				// (which the count rule cannot check either) too many.
 				alt.doubt(inferredHiddenConfidence, "hidden units told by the rules alone: one look on no tube's top that the count rule cannot take for a colour")
-				if completeColors(alt.Level) == 0 {
-					// And no colour shows all its units: the hidden units can make up any
-					// counts, so nothing checks the look taken for them, nor the tubes and
-					// units found (a tube missed, a unit too tall, keep the rules alike).
-					alt.doubt(brokenConfidence, "no colour shows all its units: the hidden units, told by the rules alone, can make up any count")
-				}
 				if alt.Confidence >= LowConfidence {
 					got, err = alt, nil
 					break
@@ -613,6 +607,18 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 	}
 	if capacity >= minHalvedCapacity && evenRuns(tubes) {
 		r.doubt(brokenConfidence, "every layer holds an even number of units in tubes of %d: each may be one unit of a tube of %d", capacity, capacity/2)
+	}
+	if level.HasHidden() && completeColors(level) == 0 {
+		// No colour shows all its units: the counts check nothing. The hidden units' look
+		// still does (see hiddenlook.go).
+		if look, fill, ok := f.hiddenLook(cols, counts, samples, u.unit); ok {
+			if n := f.hiddenLookOutside(look, fill, cols, u.unit); n > 0 {
+				r.doubt(brokenConfidence, "%d boxes outside the tubes found look like the hidden units: a tube was missed, or the look is no hidden unit's", n)
+			}
+		}
+	}
+	if n := f.emptyBeyondEnds(u.layout.rows, cols); n > 0 {
+		r.doubt(brokenConfidence, "%d places at a row's end look like the empty tubes: a tube was missed", n)
 	}
 	if i, why := hiddenOutOfPlace(tubes); i >= 0 {
 		r.doubt(brokenConfidence, "tube %d: %s", i+1, why)

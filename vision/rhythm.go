@@ -336,3 +336,63 @@ func (f *frame) bandsAbove(cols []column, minRoom float64) []lab {
 // glassBandRoom is the least room above a tube's liquid, as a share of its height, at which
 // a whole tube is compared with the glass there (wholeGlassTube).
 const glassBandRoom = 0.08
+
+// An empty tube is drawn alike wherever it stands: a place at a row's pitch beyond its ends
+// whose grey levels correlate with a found empty tube's by emptyMatch or more holds a tube the
+// layout missed (a faint one, its outline lost on the background). Counts never see a missed
+// empty tube, and a board shows one at a row's end as often as anywhere.
+const emptyMatch = 0.85
+
+// emptyBeyondEnds counts the places just beyond the rows' ends, at their pitch, that look like
+// the first empty tube found.
+func (f *frame) emptyBeyondEnds(rows [][]image.Rectangle, cols []column) int {
+	i := slices.IndexFunc(cols, func(c column) bool { return c.empty() && !c.curtain })
+	if i < 0 {
+		return 0
+	}
+	tpl := f.clip(cols[i].box)
+	pitch := commonPitch(rows)
+	if pitch <= 0 || tpl.Dx() < 4 || tpl.Dy() < 4 {
+		return 0
+	}
+	var all []image.Rectangle
+	for _, row := range rows {
+		all = append(all, row...)
+	}
+	n := 0
+	for _, row := range rows {
+		if len(row) == 0 {
+			continue
+		}
+		for _, x := range []float64{centreX(row[0]) - pitch, centreX(row[len(row)-1]) + pitch} {
+			x0 := int(math.Round(x - float64(tpl.Dx())/2))
+			at := image.Rect(x0, row[0].Min.Y, x0+tpl.Dx(), row[0].Min.Y+tpl.Dy())
+			if !at.In(f.bounds()) || overlapsAny(at, all) {
+				continue
+			}
+			if f.grayNCC(tpl, at) >= emptyMatch {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// grayNCC is the normalised cross-correlation of the frame's grey levels in two rectangles of
+// one size inside the frame.
+func (f *frame) grayNCC(a, b image.Rectangle) float64 {
+	var sa, sb, saa, sbb, sab float64
+	n := float64(a.Dx() * a.Dy())
+	for y := 0; y < a.Dy(); y++ {
+		for x := 0; x < a.Dx(); x++ {
+			p := float64(f.gray[(a.Min.Y+y)*f.w+a.Min.X+x])
+			q := float64(f.gray[(b.Min.Y+y)*f.w+b.Min.X+x])
+			sa, sb, saa, sbb, sab = sa+p, sb+q, saa+p*p, sbb+q*q, sab+p*q
+		}
+	}
+	va, vb := saa-sa*sa/n, sbb-sb*sb/n
+	if va <= 0 || vb <= 0 {
+		return 0
+	}
+	return (sab - sa*sb/n) / math.Sqrt(va*vb)
+}

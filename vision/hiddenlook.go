@@ -1,0 +1,205 @@
+package vision
+
+import (
+	"image"
+	"math"
+	"slices"
+)
+
+// Hidden units drawn without a glyph the reader can count (a plain or hatched grey box, a
+// "?" in a circle) are told by the rules alone: one look on no tube's top that the count rule
+// cannot take for a colour. On a mystery board, where every tube shows only its top unit, no
+// colour shows all its units and the counts then check nothing: a tube missed, or two colours
+// merged, keep the rules alike. What still checks such a reading is the look itself, which
+// games draw alike in every tube: a box of the hidden units' look standing outside every tube
+// found is a tube the layout missed (or a look that is not the hidden units' at all). (A
+// second check, that the nearest units of two colours stand further apart than units grouped
+// as one, ΔE 7, refused no reading more on 900 tuning scenes and was dropped.)
+
+// A hidden-look box is searched on a grid of cells lookCells to a unit's height. A cell looks
+// like the hidden units when its mean is within lookDist (CIELAB, Euclidean) of theirs, or
+// when cellShare of its pixels are within pixelDist of their fill (wider: a JPEG smears a
+// small disc's colour into its surround). A box is at least boxWidth and at most maxBoxWidth
+// of a tube's width wide (wider regions, a banner or a panel, are no tube's liquid), filled to
+// boxFill of its bounding box, and either boxHeight of a unit tall or, from partHeight, one
+// of two that stand a unit apart (within stackTol) one above the other, centred within
+// stackOffBeat of a tube's width (boxes drawn apart, as discs are).
+const (
+	lookCells    = 4
+	lookDist     = 6
+	pixelDist    = 12
+	cellShare    = 0.5
+	boxWidth     = 0.5
+	maxBoxWidth  = 1.5
+	boxFill      = 0.6
+	boxHeight    = 0.8
+	partHeight   = 0.4
+	stackTol     = 0.25
+	stackOffBeat = 0.25
+)
+
+// hiddenLookOutside counts the boxes in the hidden units' look outside the tubes' boxes:
+// regions of cells whose mean is near look (the hidden patches' mean: a hatched box's two
+// tones average alike in every cell) or whose pixels are mostly near fill (the hidden units'
+// median colour: a box under a "?" glyph or in a disc shows its fill around it), at least
+// boxWidth and at most maxBoxWidth of the median tube's width wide, boxHeight of a unit tall
+// and filled to boxFill.
+func (f *frame) hiddenLookOutside(look, fill lab, cols []column, unit float64) int {
+	s := max(2, int(math.Round(unit/lookCells)))
+	gw, gh := f.w/s, f.h/s
+	if gw == 0 || gh == 0 {
+		return 0
+	}
+	var boxes []image.Rectangle
+	widths := make([]int, 0, len(cols))
+	for _, c := range cols {
+		boxes = append(boxes, c.box.Inset(-s))
+		widths = append(widths, c.box.Dx())
+	}
+	width := medianInt(widths)
+	// Cells are compared closer than half the way to the frame's commonest colour (its
+	// background): hidden boxes drawn near the background's colour must not take it in.
+	means := make([]lab, gw*gh)
+	var ls, as, bs []float64
+	for gy := range gh {
+		for gx := range gw {
+			m := f.cellMean(image.Rect(gx*s, gy*s, gx*s+s, gy*s+s))
+			means[gy*gw+gx] = m
+			ls, as, bs = append(ls, m.L), append(as, m.A), append(bs, m.B)
+		}
+	}
+	bg := lab{L: median(ls), A: median(as), B: median(bs)}
+	meanTol := min(lookDist, labDist(look, bg)/2)
+	pixelTol := min(pixelDist, labDist(fill, bg)/2)
+	mask := make([]bool, gw*gh)
+	for gy := range gh {
+		for gx := range gw {
+			cell := image.Rect(gx*s, gy*s, gx*s+s, gy*s+s)
+			if overlapsAny(cell, boxes) {
+				continue
+			}
+			if labDist(means[gy*gw+gx], look) < meanTol || f.cellMatch(cell, fill, pixelTol) >= cellShare {
+				mask[gy*gw+gx] = true
+			}
+		}
+	}
+	var parts []image.Rectangle // the regions of a tube's width, in pixels
+	seen := make([]bool, len(mask))
+	var stack []int
+	for i, on := range mask {
+		if !on || seen[i] {
+			continue
+		}
+		seen[i] = true
+		stack = append(stack[:0], i)
+		cells, x0, y0, x1, y1 := 0, gw, gh, 0, 0
+		for len(stack) > 0 {
+			j := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			cells++
+			x, y := j%gw, j/gw
+			x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x+1), max(y1, y+1)
+			for _, d := range [4][2]int{{-1, 0}, {1, 0}, {0, -1}, {0, 1}} {
+				nx, ny := x+d[0], y+d[1]
+				if nx < 0 || ny < 0 || nx >= gw || ny >= gh {
+					continue
+				}
+				if k := ny*gw + nx; mask[k] && !seen[k] {
+					seen[k] = true
+					stack = append(stack, k)
+				}
+			}
+		}
+		r := image.Rect(x0*s, y0*s, x1*s, y1*s)
+		if x0 == 0 || y0 == 0 || x1 == gw || y1 == gh {
+			continue // cut by the frame's edge: not a whole box, perhaps a photo or an ad
+		}
+		if float64(r.Dx()) >= boxWidth*float64(width) && float64(r.Dx()) <= maxBoxWidth*float64(width) &&
+			float64(r.Dy()) >= partHeight*unit && float64(cells) >= boxFill*float64((x1-x0)*(y1-y0)) {
+			parts = append(parts, r)
+		}
+	}
+	// A region a unit tall is a run of boxes; a shorter one counts when another stands a unit
+	// above or below it (boxes drawn apart, as discs are).
+	n := 0
+	for _, p := range parts {
+		stacked := slices.ContainsFunc(parts, func(q image.Rectangle) bool {
+			dy := math.Abs(float64(p.Min.Y+p.Max.Y-q.Min.Y-q.Max.Y)) / 2
+			return q != p && math.Abs(centreX(p)-centreX(q)) < stackOffBeat*float64(width) && dy >= (1-stackTol)*unit && dy <= (1+stackTol)*unit
+		})
+		if float64(p.Dy()) >= boxHeight*unit || stacked {
+			n++
+		}
+	}
+	return n
+}
+
+// labDist is the Euclidean distance between two CIELAB colours: cheap enough for every cell
+// of a frame.
+func labDist(x, y lab) float64 {
+	return math.Sqrt((x.L-y.L)*(x.L-y.L) + (x.A-y.A)*(x.A-y.A) + (x.B-y.B)*(x.B-y.B))
+}
+
+// cellMatch is the share of the frame's pixels in r within tol of c.
+func (f *frame) cellMatch(r image.Rectangle, c lab, tol float64) float64 {
+	r = f.clip(r)
+	n, in := 0, 0
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			if labDist(f.at(x, y), c) < tol {
+				in++
+			}
+			n++
+		}
+	}
+	return float64(in) / float64(max(n, 1))
+}
+
+// cellMean is the mean colour of the frame's pixels in r (clipped to the frame).
+func (f *frame) cellMean(r image.Rectangle) lab {
+	r = f.clip(r)
+	var m lab
+	n := 0
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			c := f.at(x, y)
+			m.L, m.A, m.B = m.L+c.L, m.A+c.A, m.B+c.B
+			n++
+		}
+	}
+	if n > 0 {
+		m.L, m.A, m.B = m.L/float64(n), m.A/float64(n), m.B/float64(n)
+	}
+	return m
+}
+
+// hiddenLook is what the hidden units look like: the mean colour of their patches, taken
+// cell by cell as hiddenLookOutside takes the frame's, and their median colour (fill). It
+// reports false when no unit is hidden.
+func (f *frame) hiddenLook(cols []column, counts []int, samples []unitSample, unit float64) (look, fill lab, ok bool) {
+	var means, colors []lab
+	k := 0
+	for i, c := range cols {
+		for j := range counts[i] {
+			if samples[k].hidden {
+				means = append(means, f.cellMean(unitPatch(c, unit, j)))
+				colors = append(colors, samples[k].color)
+			}
+			k++
+		}
+	}
+	if len(means) == 0 {
+		return lab{}, lab{}, false
+	}
+	return meanLab(means), medianOf(colors), true
+}
+
+// medianInt is the median of v (0 when empty).
+func medianInt(v []int) int {
+	if len(v) == 0 {
+		return 0
+	}
+	s := slices.Clone(v)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
