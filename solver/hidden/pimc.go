@@ -77,9 +77,26 @@ func (p *planner) prefer(s, t score) bool {
 // best finish rate tie and go by mean pours; v&2 ties go first to pours completing a tube;
 // v&4 counts a revealing pour one pour cheaper, v&8 one dearer; v&16 counts a completion's
 // pours under the rule (ruledPours); v&32 breaks ties by buried units only between equal
-// finish rates; v&64 counts a revealing pour two pours cheaper, v&128 half a pour.
+// finish rates; v&64 counts a revealing pour two pours cheaper, v&128 half a pour; v&256
+// (v&512) ranks by the mean pours plus 32 (16) pours times the chance of not finishing.
 func (p *planner) preferVariant(s, t score, v int) bool {
 	const eps = 1e-9
+	if v&(256|512) != 0 {
+		// Expected pours with a failure counted as f pours: a sample more finished is worth
+		// f/n pours.
+		f := 32.0
+		if v&512 != 0 {
+			f = 16
+		}
+		if d := s.p() - t.p(); d < eps && d > -eps && p.opts.order&1 != 0 && s.bury != t.bury {
+			return s.bury < t.bury
+		}
+		us, ut := s.mean()+f*(1-s.p()), t.mean()+f*(1-t.p())
+		if us < ut-eps || us > ut+eps {
+			return us < ut
+		}
+		return s.p() > t.p()+eps
+	}
 	tol := 0.5 / max(s.n, 1)
 	if v&1 != 0 {
 		tol = (float64(p.slack()) + 0.5) / max(s.n, 1)
@@ -124,6 +141,9 @@ func (p *planner) preferVariant(s, t score, v int) bool {
 // slack is how many samples below the best a pour's finishes may be and still be compared
 // by its pours (preferVariant).
 func (p *planner) slack() int {
+	if p.opts.variant&(256|512) != 0 {
+		return 2
+	}
 	if p.opts.variant&1 != 0 {
 		return 1
 	}
