@@ -29,7 +29,6 @@ var (
 	benchSeed    = flag.Uint64("hidden-seed", 0, "added to the planner's seed: the same levels played with other samples")
 	benchDump    = flag.String("hidden-decisions", "", "write every sampled decision (class, method, level, raw p, hidden share, curtain, finished) to this CSV file")
 	benchWork    = flag.Int("hidden-work", 0, "the planner's work budget a decision (0: DefaultMaxDecisionWork)")
-	benchVariant = flag.Int("hidden-variant", 0, "experimental pour choices (planner.preferVariant)")
 	benchSlow    = flag.Duration("hidden-slow", 0, "log every decision that takes longer than this, with its work")
 	benchClasses = flag.String("hidden-classes", "", "comma-separated class ids to run: small2,small1,mid,mystery,random,curtain,carry (default all)")
 )
@@ -135,7 +134,7 @@ func playClass(ctx context.Context, t *testing.T, c benchClass, levels int, dump
 				if *benchMethods != "" && !slices.Contains(strings.Split(*benchMethods, ","), string(m)) {
 					continue
 				}
-				res, err := Play(ctx, g, Options{Method: m, Seed: uint64(i) + *benchSeed, Rules: g.Rules, EndgameBeliefs: *benchEndgame, MaxDecisionWork: *benchWork, variant: *benchVariant}, 400)
+				res, err := Play(ctx, g, Options{Method: m, Seed: uint64(i) + *benchSeed, Rules: g.Rules, EndgameBeliefs: *benchEndgame, MaxDecisionWork: *benchWork}, 400)
 				if err != nil {
 					t.Fatalf("%s level %d %s: %v", c.name, i, m, err)
 				}

@@ -16,8 +16,6 @@ type score struct {
 	// bury counts the hidden units under the pour's destination, whose reveal it delays;
 	// empties counts the empty tubes left after it.
 	bury, empties int
-	// reveals says the pour reveals something; completes that it fills a tube with one colour.
-	reveals, completes bool
 }
 
 // p is the estimated probability of finishing.
@@ -64,90 +62,10 @@ func (s score) safer(t score, order int) bool {
 // prefer orders scores as the method does: the determinised search by finishes then pours,
 // the careful order (Endgame) with its tie-breaks.
 func (p *planner) prefer(s, t score) bool {
-	if v := p.opts.variant; v != 0 {
-		return p.preferVariant(s, t, v)
-	}
 	if p.opts.order == 0 {
 		return s.better(t)
 	}
 	return s.safer(t, p.opts.order)
-}
-
-// preferVariant is prefer with experimental tie-breaks: v&1 pours within slack samples of the
-// best finish rate tie and go by mean pours; v&2 ties go first to pours completing a tube;
-// v&4 counts a revealing pour one pour cheaper, v&8 one dearer; v&16 counts a completion's
-// pours under the rule (ruledPours); v&32 breaks ties by buried units only between equal
-// finish rates; v&64 counts a revealing pour two pours cheaper, v&128 half a pour; v&256
-// (v&512) ranks by the mean pours plus 32 (16) pours times the chance of not finishing.
-func (p *planner) preferVariant(s, t score, v int) bool {
-	const eps = 1e-9
-	if v&(256|512) != 0 {
-		// Expected pours with a failure counted as f pours: a sample more finished is worth
-		// f/n pours.
-		f := 32.0
-		if v&512 != 0 {
-			f = 16
-		}
-		if d := s.p() - t.p(); d < eps && d > -eps && p.opts.order&1 != 0 && s.bury != t.bury {
-			return s.bury < t.bury
-		}
-		us, ut := s.mean()+f*(1-s.p()), t.mean()+f*(1-t.p())
-		if us < ut-eps || us > ut+eps {
-			return us < ut
-		}
-		return s.p() > t.p()+eps
-	}
-	tol := 0.5 / max(s.n, 1)
-	if v&1 != 0 {
-		tol = (float64(p.slack()) + 0.5) / max(s.n, 1)
-	}
-	if d := s.p() - t.p(); d > tol+eps || d < -tol-eps {
-		return d > 0
-	}
-	if d := s.p() - t.p(); p.opts.order&1 != 0 && s.bury != t.bury && (v&32 == 0 || d < eps && d > -eps) {
-		return s.bury < t.bury
-	}
-	if v&2 != 0 && s.completes != t.completes {
-		return s.completes
-	}
-	adj := func(x score) float64 {
-		m := x.mean()
-		if x.reveals && v&4 != 0 {
-			m--
-		}
-		if x.reveals && v&8 != 0 {
-			m++
-		}
-		if x.reveals && v&64 != 0 {
-			m -= 2
-		}
-		if x.reveals && v&128 != 0 {
-			m -= 0.5
-		}
-		return m
-	}
-	if v&1 != 0 {
-		if a, b := adj(s), adj(t); a < b-eps || a > b+eps {
-			return a < b
-		}
-		return s.p() > t.p()+eps
-	}
-	if d := s.p() - t.p(); d > eps || d < -eps {
-		return d > 0
-	}
-	return adj(s) < adj(t)-eps
-}
-
-// slack is how many samples below the best a pour's finishes may be and still be compared
-// by its pours (preferVariant).
-func (p *planner) slack() int {
-	if p.opts.variant&(256|512) != 0 {
-		return 2
-	}
-	if p.opts.variant&1 != 0 {
-		return 1
-	}
-	return 0
 }
 
 // features fills in the belief-side parts of a pour's score.
@@ -165,12 +83,6 @@ func features(b *Game, m solver.Move, s *score) {
 	if len(b.Tubes[m.From]) == m.Count && b.Covers[m.From] == 0 {
 		s.empties++
 	}
-	if h := len(b.Tubes[m.From]) - m.Count; h > 0 && !b.Shown[m.From][h-1] {
-		s.reveals = true
-	}
-	if to := b.Tubes[m.To]; len(to)+m.Count == b.Capacity && !slices.ContainsFunc(to, func(c solver.Color) bool { return c != m.Color }) && !slices.Contains(b.Shown[m.To], false) {
-		s.completes = true
-	}
 }
 
 // finish returns the pours the exact search needs to finish completion s, or -1 when it finds
@@ -184,9 +96,6 @@ func (p *planner) finish(s *Game) int {
 		return 0
 	}
 	key := completionKey(full)
-	if p.opts.variant&16 != 0 {
-		key += shownKey(s)
-	}
 	if v, ok := p.cache[key]; ok {
 		return v
 	}
@@ -197,52 +106,11 @@ func (p *planner) finish(s *Game) int {
 	v := -1
 	if err == nil && plan.Moves != nil && plan.Status != solver.StatusUnsolvable {
 		v = len(plan.Moves)
-		if p.opts.variant&16 != 0 {
-			if r := ruledPours(s, plan.Moves); r > 0 {
-				v = r
-			}
-		}
 	}
 	if p.ctx.Err() == nil {
 		p.cache[key] = v
 	}
 	return v
-}
-
-// ruledPours returns the pours plan moves take when played on completion s under its pour
-// rule, each repeated until its units have moved (a hidden unit of the run's colour stays
-// behind, shows, and follows in the next pour), or -1 when the plan cannot be played so.
-func ruledPours(s *Game, moves []solver.Move) int {
-	g := s.Clone()
-	n := 0
-	for _, m := range moves {
-		for moved := 0; moved < m.Count; n++ {
-			played, _, err := g.Pour(m.From, m.To)
-			if err != nil {
-				return -1
-			}
-			moved += played.Count
-		}
-	}
-	return n
-}
-
-// shownKey is completionKey's complement for a completion whose pours are counted under the
-// rule: which of its units show, tube by tube in sorted order.
-func shownKey(s *Game) string {
-	parts := make([]string, len(s.Tubes))
-	for i, t := range s.Tubes {
-		b := make([]byte, len(t))
-		for j, c := range t {
-			b[j] = byte(c)
-			if s.Shown[i][j] {
-				b[j] |= 0x80
-			}
-		}
-		parts[i] = string(b)
-	}
-	slices.Sort(parts)
-	return "#" + strings.Join(parts, "|")
 }
 
 // completionKey identifies a completion up to the order of its tubes.
@@ -322,7 +190,7 @@ func (p *planner) best(b *Game, cands []solver.Move, samples []*Game, keep int) 
 			if cut = (k > 0 || p.cutFirst) && p.spent(); cut {
 				break
 			}
-			if !out[i] && scores[i].ok+float64(len(samples)-k) < floor-float64(p.slack()) {
+			if !out[i] && scores[i].ok+float64(len(samples)-k) < floor {
 				out[i] = true
 			}
 			if !out[i] {

@@ -78,8 +78,6 @@ type Options struct {
 	// order selects the tie-breaks of the pour choice (see score.safer); 0 is the
 	// determinised search's own.
 	order int
-	// variant selects experimental pour choices (see planner.prefer); 0 is none.
-	variant int
 }
 
 // buryOrder is Endgame's tie-break: among pours that finish as many completions (within one
