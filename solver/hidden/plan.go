@@ -34,11 +34,12 @@ const (
 	// decision (see planner.best): on the 8–12-colour mystery levels a decision stores about
 	// 2,000 (median) and at most 100,000–150,000 without it, some 10 µs each.
 	DefaultMaxDecisionStates = 100_000
-	// DefaultMaxDecisionWork bounds a whole decision's work (Options.MaxDecisionWork): about
-	// half a second at load 3–4 on the project's shared 2-core machine, where a unit took
-	// about 8 µs (fitted over 980 decisions of the 15–75% class: 8.4 µs a stored state, 75 µs
-	// a search on a completion besides its states, 33 µs a belief of the expectimax, 70–90 µs
-	// on the small levels).
+	// DefaultMaxDecisionWork bounds a whole decision's work (Options.MaxDecisionWork). On the
+	// project's shared 2-core machine at load 3–4 a unit took about 8–10 µs (fitted over 980
+	// decisions of the 15–75% class: 8.4 µs a stored state, 75 µs a search on a completion
+	// besides its states, 33 µs a belief of the expectimax, 70–90 µs on the small levels), so
+	// the worst decisions took 0.6–0.8 s with pimc and endgame and about 1 s with lookahead,
+	// whose candidates and cached completions cost time the count leaves out.
 	DefaultMaxDecisionWork = 60_000
 	// searchWork and beliefWork are the work counted for one exact search on a completion (on
 	// top of the states it stores) and for one belief of the expectimax.
