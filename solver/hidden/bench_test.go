@@ -28,6 +28,8 @@ var (
 	benchSkip    = flag.Int("hidden-skip", 0, "levels skipped in each class: -hidden-skip 20 -hidden-levels 100 plays levels 20–119")
 	benchSeed    = flag.Uint64("hidden-seed", 0, "added to the planner's seed: the same levels played with other samples")
 	benchDump    = flag.String("hidden-decisions", "", "write every sampled decision (class, method, level, raw p, hidden share, curtain, finished) to this CSV file")
+	benchWork    = flag.Int("hidden-work", 0, "the planner's work budget a decision (0: DefaultMaxDecisionWork)")
+	benchSlow    = flag.Duration("hidden-slow", 0, "log every decision that takes longer than this, with its work")
 	benchClasses = flag.String("hidden-classes", "", "comma-separated class ids to run: small2,small1,mid,mystery,random,curtain,carry (default all)")
 )
 
@@ -93,6 +95,7 @@ type methodStats struct {
 	ruleRatios      []float64 // pours over the oracle's plan played under the level's pour rule
 	times           []time.Duration
 	states          []int     // the peak states of each decision
+	works           []int     // the work of each decision (Options.MaxDecisionWork)
 	preds           []float64 // p_success of each decision
 	raws            []float64 // the same before calibration
 	outcomes        []float64 // 1 if that game finished
@@ -131,7 +134,7 @@ func playClass(ctx context.Context, t *testing.T, c benchClass, levels int, dump
 				if *benchMethods != "" && !slices.Contains(strings.Split(*benchMethods, ","), string(m)) {
 					continue
 				}
-				res, err := Play(ctx, g, Options{Method: m, Seed: uint64(i) + *benchSeed, Rules: g.Rules, EndgameBeliefs: *benchEndgame}, 400)
+				res, err := Play(ctx, g, Options{Method: m, Seed: uint64(i) + *benchSeed, Rules: g.Rules, EndgameBeliefs: *benchEndgame, MaxDecisionWork: *benchWork}, 400)
 				if err != nil {
 					t.Fatalf("%s level %d %s: %v", c.name, i, m, err)
 				}
@@ -149,8 +152,12 @@ func playClass(ctx context.Context, t *testing.T, c benchClass, levels int, dump
 						s.ruleRatios = append(s.ruleRatios, float64(res.Pours)/float64(ruled))
 					}
 				}
-				for _, d := range res.Decisions {
+				for j, d := range res.Decisions {
+					if *benchSlow > 0 && d.Elapsed > *benchSlow {
+						t.Logf("slow: %s level %d truth %d %s decision %d: %v, %d pours, %d searches, %d beliefs, %d work, %d peak states", c.id, i, k, m, j, d.Elapsed, d.Pours, d.Searches, d.beliefs, d.Work, d.States)
+					}
 					s.times = append(s.times, d.Elapsed)
+					s.works = append(s.works, d.Work)
 					s.states = append(s.states, d.States)
 					if d.Status == solver.StatusPartial || d.Status == solver.StatusUnknown {
 						s.preds = append(s.preds, d.PSuccess)
@@ -295,6 +302,7 @@ func TestBenchmark(t *testing.T) {
 				brier(s.preds, s.outcomes), brier(s.raws, s.outcomes), len(s.times), median(s.states), slices.Max(append(s.states, 0)))
 			table.WriteString(row)
 			t.Log(row)
+			t.Logf("%s, %s: work a decision, median %d, worst %d", c.name, m, median(s.works), slices.Max(append(s.works, 0)))
 			fmt.Fprintf(&calib, "%s, %s: %s\n  uncalibrated: %s\n", c.name, m, deciles(s.preds, s.outcomes), deciles(s.raws, s.outcomes))
 		}
 	}

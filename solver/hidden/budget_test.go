@@ -69,3 +69,83 @@ func TestDecisionStatesBoundTheRounds(t *testing.T) {
 		})
 	}
 }
+
+// TestDecisionWorkBoundsTheSegment checks that a call's work budget holds over a whole segment:
+// with no budget to speak of, a long segment is scored one round on its first pour and then
+// follows one completion's plan to the reveal, for one search more.
+func TestDecisionWorkBoundsTheSegment(t *testing.T) {
+	var l *solver.Level
+	var long Answer
+	for seed := uint64(0); seed < 40 && l == nil; seed++ {
+		truth := gen.Deal(500+seed, 8, 4, 2)
+		r := rand.New(rand.NewPCG(seed, 3))
+		v := mustView(NewGame(truth, HideFraction(truth, 0.2, r), nil, Rules{}))
+		a, err := Plan(t.Context(), v, Options{Method: Determinised, Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Status == solver.StatusPartial && len(a.Moves) >= 4 {
+			l, long = v, a
+		}
+	}
+	if l == nil {
+		t.Fatal("no level with a segment of 4 pours or more")
+	}
+	b, err := Belief(l, Rules{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := len(candidates(b, map[string]bool{b.Key(): true}))
+	for _, m := range []Method{Determinised, Lookahead, Endgame} {
+		t.Run(string(m), func(t *testing.T) {
+			a, err := Plan(t.Context(), l, Options{Method: m, Seed: 1, MaxDecisionWork: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.Status != solver.StatusPartial || a.Reveal == nil || a.Reveal.Move != len(a.Moves)-1 {
+				t.Fatalf("got %s with reveal %+v after %d pours, want a partial plan ending at its reveal", a.Status, a.Reveal, len(a.Moves))
+			}
+			g := b.Clone()
+			for i, mv := range a.Moves {
+				if _, _, err := g.Pour(mv.From, mv.To); err != nil {
+					t.Fatalf("pour %d: %v", i, err)
+				}
+			}
+			if a.Searches > first+1 {
+				t.Errorf("%d searches, want at most %d (one round on the first pour's %d candidates, one plan)", a.Searches, first+1, first)
+			}
+			t.Logf("%d pours, %d searches; %d pours, %d searches without the budget (pimc)", len(a.Moves), a.Searches, len(long.Moves), long.Searches)
+		})
+	}
+}
+
+// TestDecisionWorkOverrunsByASearch checks that the call's work budget is exceeded by little:
+// past it, at most the first round of the segment's first pour (which every answer needs), a
+// search cut short and the plan followed to the reveal.
+func TestDecisionWorkOverrunsByASearch(t *testing.T) {
+	const maxStates = 300 // a search's overrun
+	for seed := range uint64(8) {
+		// Mystery levels, and levels with few units hidden, whose segments are long.
+		l, _ := mysteryView(t, 20+seed, 9, 4)
+		if seed%2 == 1 {
+			truth := gen.Deal(500+seed, 8, 4, 2)
+			l = mustView(NewGame(truth, HideFraction(truth, 0.2, rand.New(rand.NewPCG(seed, 3))), nil, Rules{}))
+		}
+		for _, m := range []Method{Determinised, Lookahead, Endgame} {
+			plan := func(work int) Answer {
+				a, err := Plan(t.Context(), l, Options{Method: m, Seed: seed, MaxDecisionWork: work, MaxStates: maxStates})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return a
+			}
+			floor := plan(1).work // the first round, and the plan followed
+			for _, w := range []int{2_000, 5_000, 10_000, 20_000} {
+				a := plan(w)
+				if limit := max(w, floor) + 2*(searchWork+maxStates); a.work > limit {
+					t.Errorf("level %d %s, budget %d: work %d, want at most %d", seed, m, w, a.work, limit)
+				}
+			}
+		}
+	}
+}

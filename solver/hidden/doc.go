@@ -56,8 +56,15 @@
 //     achievable probability of finishing a mystery level — the ceiling the others are
 //     measured against (Ceiling). Beliefs are memoised up to a renaming of the colours.
 //
-// Every method's work a decision is bounded in states (Options.MaxDecisionStates, with the
-// searches' MaxStates and the expectimax's MaxBeliefs), not in time, so answers stay seeded.
+// Every method's work a decision is bounded in counts, not in time, so answers stay seeded:
+// each search on a completion by MaxStates, each pour's searches by MaxDecisionStates, the
+// expectimax by MaxBeliefs (Endgame's by EndgameBeliefs), and the whole call — every pour of
+// the segment, Lookahead's refinement and Endgame's expectimax together — by MaxDecisionWork,
+// counted in units of about one stored state (a search on a completion counts its states
+// and a fixed cost, a belief of the expectimax a fixed cost). Once that is spent, no new
+// round of completions is scored (a round cut short counts for nothing), Lookahead and
+// Endgame keep the determinised choice, and the segment plays on by the exact plan of one
+// completion that finishes, up to the pour that reveals something.
 //
 // Game holds a level with its hidden truth and plays pours under the rules; the simulator in
 // the tests plays generated levels against their truth with each method.

@@ -14,7 +14,8 @@ const smallUnits = 24
 // small level (at most smallUnits units) from the start: each
 // candidate's exact probability of finishing (expectimax over every reveal to come), taken in
 // the determinised order so that ties go to the pour with the fewest expected pours. Over its
-// budget, or with curtains or the Carry rule, it keeps the determinised choice bi.
+// budget (its beliefs, or the call's work), or with curtains or the Carry rule, it keeps the
+// determinised choice bi.
 func (p *planner) endgame(b *Game, cands []solver.Move, scores []score, bi int, bs score) (int, score) {
 	if !p.endgameApplies(b) {
 		return bi, bs
@@ -38,8 +39,8 @@ func (p *planner) endgame(b *Game, cands []solver.Move, scores []score, bi int, 
 	if units <= smallUnits {
 		sub.opts.MaxBeliefs *= 4 // a small level's beliefs are cheap, and worth solving whole
 	}
-	defer func() { p.searches, p.states = sub.searches, sub.states }()
-	e := &expectimax{p: &sub, memo: map[string]float64{}, maxStates: p.opts.MaxDecisionStates}
+	defer func() { p.searches, p.states, p.work, p.beliefs = sub.searches, sub.states, sub.work, sub.beliefs }()
+	e := &expectimax{p: &sub, memo: map[string]float64{}, maxStates: p.opts.MaxDecisionStates, capped: true}
 	best, bv := -1, -1.0
 	for _, i := range order {
 		c := b.Clone()

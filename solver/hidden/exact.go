@@ -17,8 +17,10 @@ type expectimax struct {
 	memo    map[string]float64
 	beliefs int
 	// maxStates, when positive, caps the states its searches on known positions store, with
-	// those of the decision before it (planner.states): a decision's budget.
+	// those of the decision before it (planner.states): a decision's budget. capped stops it
+	// as well once the planner's work is spent (planner.spent).
 	maxStates int
+	capped    bool
 }
 
 // step is one state of a reveal-free component, with how it was reached.
@@ -50,7 +52,9 @@ func (e *expectimax) value(b *Game) (float64, []step, int, solver.Move, error) {
 	seen := map[string]bool{b.SymKey(): true}
 	best, at, rev := 0.0, -1, solver.Move{From: -1}
 	for i := 0; i < len(comp) && best < 1; i++ {
-		if e.beliefs++; e.beliefs > e.p.opts.MaxBeliefs {
+		e.p.beliefs++
+		e.p.work += beliefWork
+		if e.beliefs++; e.beliefs > e.p.opts.MaxBeliefs || e.capped && e.p.spent() {
 			return 0, nil, -1, solver.Move{}, errBeliefs
 		}
 		s := comp[i].g
@@ -138,10 +142,11 @@ func (e *expectimax) known(b *Game) (float64, error) {
 	}
 	plan, st, err := solver.Solve(e.p.ctx, full, solver.Options{MaxStates: e.p.opts.MaxStates})
 	e.p.states += st.Stored
+	e.p.work += searchWork + st.Stored
 	switch {
 	case err != nil:
 		return 0, err
-	case e.maxStates > 0 && e.p.states > e.maxStates:
+	case e.maxStates > 0 && e.p.states > e.maxStates, e.capped && e.p.spent():
 		return 0, errBeliefs
 	case plan.Status == solver.StatusUnknown:
 		return 0, solver.Errorf(solver.CodeBudgetExhausted, "the exact search on a completion stopped on its budget")

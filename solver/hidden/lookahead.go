@@ -14,7 +14,8 @@ const (
 )
 
 // refine re-scores the determinised search's best pours by an expectimax over what they
-// reveal, and returns the index of the best pour and its score.
+// reveal, and returns the index of the best pour and its score. When the call's work budget
+// (planner.spent) cuts a refinement short, the determinised choice bi stands.
 func (p *planner) refine(b *Game, samples []*Game, cands []solver.Move, scores []score, bi int) (int, score) {
 	order := make([]int, len(cands))
 	for i := range order {
@@ -31,10 +32,12 @@ func (p *planner) refine(b *Game, samples []*Game, cands []solver.Move, scores [
 	})
 	best, bs := -1, score{}
 	for _, i := range order[:min(refineTop, len(order))] {
-		if scores[i].ok == 0 || p.states >= p.opts.MaxDecisionStates {
+		if scores[i].ok == 0 || p.states >= p.opts.MaxDecisionStates || p.spent() {
 			break // nothing to refine, or the decision's budget spent
 		}
+		p.cutFirst = true // a refinement cut short by the call's budget counts for nothing
 		s, ok := p.expect(b, cands[i])
+		p.cutFirst = false
 		if !ok {
 			return bi, scores[bi] // a pour whose outcomes cannot be enumerated: keep the scores
 		}
@@ -68,6 +71,9 @@ func (p *planner) expect(b *Game, m solver.Move) (score, bool) {
 		return score{}, false
 	}
 	_, s, _ := p.best(child, candidates(child, map[string]bool{b.Key(): true}), samples, 1)
+	if p.spent() {
+		return score{}, false
+	}
 	return score{ok: s.ok, n: s.n, cost: s.cost + s.ok}, true
 }
 
@@ -107,6 +113,9 @@ func (p *planner) expectReveal(child *Game, t int) (score, bool) {
 			s = score{ok: 1, n: 1}
 		} else {
 			_, s, _ = p.best(g, candidates(g, nil), samples, 1)
+		}
+		if p.spent() {
+			return score{}, false
 		}
 		total.ok += w * s.p()
 		total.cost += w * s.p() * (1 + s.mean())

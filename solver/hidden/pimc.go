@@ -102,6 +102,7 @@ func (p *planner) finish(s *Game) int {
 	p.searches++
 	plan, st, err := solver.Solve(p.ctx, full, solver.Options{MaxStates: p.opts.MaxStates})
 	p.states += st.Stored
+	p.work += searchWork + st.Stored
 	v := -1
 	if err == nil && plan.Moves != nil && plan.Status != solver.StatusUnsolvable {
 		v = len(plan.Moves)
@@ -171,24 +172,37 @@ func candidates(b *Game, avoid map[string]bool) []solver.Move {
 // completions they were not scored on as not finishing, which changes no choice among the
 // keep best — and the searches that find nothing, the ones that run to their budget, are
 // mostly those of pours already out. Once the decision's searches have stored
-// MaxDecisionStates states, no new round starts: the scores rest on the rounds played (at
-// least one).
+// MaxDecisionStates states, no new round starts, and once the call's work is spent
+// (planner.spent) a round stops where it is and counts for nothing: the scores rest on the
+// rounds played in full (at least one).
 func (p *planner) best(b *Game, cands []solver.Move, samples []*Game, keep int) (int, score, []score) {
 	scores := make([]score, len(cands))
 	out := make([]bool, len(cands))
 	rounds := 0
 	for k, smp := range samples {
-		if k > 0 && p.states >= p.opts.MaxDecisionStates {
+		if k > 0 && (p.states >= p.opts.MaxDecisionStates || p.spent()) {
 			break
 		}
 		floor := keepBest(scores, keep)
+		was, wasOut := slices.Clone(scores), slices.Clone(out)
+		cut := false
 		for i, m := range cands {
+			if cut = (k > 0 || p.cutFirst) && p.spent(); cut {
+				break
+			}
 			if !out[i] && scores[i].ok+float64(len(samples)-k) < floor {
 				out[i] = true
 			}
 			if !out[i] {
 				p.scoreOn(smp, m, &scores[i])
 			}
+		}
+		if cut {
+			// The call's work ran out within the round: the scores rest on the rounds
+			// before it, all on the same completions.
+			copy(scores, was)
+			copy(out, wasOut)
+			break
 		}
 		rounds++
 	}
@@ -256,7 +270,14 @@ func (p *planner) segment(b *Game) (Answer, error) {
 			// in a circle (the completions may finish only through a closed curtain).
 			return p.explore(start, b, moves, last)
 		}
+		// Past the first pour, even the first round may be cut short by the call's budget:
+		// the segment then follows a completion's plan from here.
+		p.cutFirst = len(moves) > 0
 		i, s, scores := p.best(b, cands, samples, p.exactScores(b))
+		p.cutFirst = false
+		if s.n == 0 && len(moves) > 0 && p.spent() {
+			return p.follow(start, b, samples, moves, last)
+		}
 		switch p.opts.Method {
 		case Lookahead:
 			i, s = p.refine(b, samples, cands, scores, i)
@@ -289,10 +310,57 @@ func (p *planner) segment(b *Game) (Answer, error) {
 			return a, err
 		}
 		avoid[b.Key()] = true
+		if p.spent() {
+			return p.follow(start, b, samples, moves, last)
+		}
 	}
 	a, err := answer(b, moves, nil, last)
 	a.Status = solver.StatusUnknown
 	return a, err
+}
+
+// follow ends a segment whose work is spent (planner.spent), at b after moves: it plays the
+// exact plan of the first completion in samples (advanced with b) scored as finishing, up to
+// the pour that reveals something, for one more search. Where no completion's plan gets there
+// (it finishes nothing, or pours through a closed curtain), the fewest pours to a reveal
+// (explore) end the segment instead.
+func (p *planner) follow(start, b *Game, samples []*Game, moves []solver.Move, s score) (Answer, error) {
+	for _, smp := range samples {
+		full := smp.Full()
+		if full == nil {
+			continue
+		}
+		v, scored := p.cache[completionKey(full)]
+		if !scored {
+			break // the completions after it were not scored either
+		}
+		if v < 0 {
+			continue
+		}
+		plan, st, err := solver.Solve(p.ctx, full, solver.Options{MaxStates: p.opts.MaxStates})
+		p.searches++
+		p.work += searchWork + st.Stored
+		if err != nil || plan.Status != solver.StatusSolved {
+			break
+		}
+		for _, m := range plan.Moves {
+			played, reveal, err := b.Pour(m.From, m.To)
+			if err != nil {
+				break // a closed curtain in the way
+			}
+			moves = append(moves, played)
+			if reveal >= 0 {
+				return answer(b, moves, &Reveal{Move: len(moves) - 1, Tube: reveal}, s)
+			}
+			if b.Solved() {
+				a, err := answer(b, moves, nil, score{ok: 1, n: 1, cost: 1})
+				a.Status, a.PSamples = solver.StatusSolved, 0
+				return a, err
+			}
+		}
+		break
+	}
+	return p.explore(start, b, moves, s)
 }
 
 // exactScores is how many of the best pours' scores a decision on b compares: the best

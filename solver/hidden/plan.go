@@ -34,6 +34,17 @@ const (
 	// decision (see planner.best): on the 8–12-colour mystery levels a decision stores about
 	// 2,000 (median) and at most 100,000–150,000 without it, some 10 µs each.
 	DefaultMaxDecisionStates = 100_000
+	// DefaultMaxDecisionWork bounds a whole decision's work (Options.MaxDecisionWork). On the
+	// project's shared 2-core machine at load 3–4 a unit took about 8–10 µs (fitted over 980
+	// decisions of the 15–75% class: 8.4 µs a stored state, 75 µs a search on a completion
+	// besides its states, 33 µs a belief of the expectimax, 70–90 µs on the small levels), so
+	// the worst decisions took 0.6–0.8 s with pimc and endgame and about 1 s with lookahead,
+	// whose candidates and cached completions cost time the count leaves out.
+	DefaultMaxDecisionWork = 60_000
+	// searchWork and beliefWork are the work counted for one exact search on a completion (on
+	// top of the states it stores) and for one belief of the expectimax.
+	searchWork = 10
+	beliefWork = 8
 	// maxSegment bounds the pours planned before a reveal: a position holds no more useful
 	// pours in a row than this without revealing anything or repeating itself.
 	maxSegment = 200
@@ -57,6 +68,12 @@ type Options struct {
 	// the planner's work a pour (0: DefaultMaxDecisionStates): past it, no more completions
 	// are scored. A bound in states, not time, so that answers stay seeded.
 	MaxDecisionStates int
+	// MaxDecisionWork caps the work of one call of Plan, every pour of its segment together
+	// (0: DefaultMaxDecisionWork), in units of about one stored state (see planner.work):
+	// past it no new round of completions is scored, Lookahead refines no further,
+	// Endgame's expectimax keeps the determinised choice, and the rest of the segment follows
+	// the exact plan of one completion to the next reveal. A count, not a time.
+	MaxDecisionWork int
 	// EndgameHidden and EndgameBeliefs tune Endgame (0: the defaults).
 	EndgameHidden, EndgameBeliefs int
 	// order selects the tie-breaks of the pour choice (see score.safer); 0 is the
@@ -87,6 +104,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxDecisionStates <= 0 {
 		o.MaxDecisionStates = DefaultMaxDecisionStates
+	}
+	if o.MaxDecisionWork <= 0 {
+		o.MaxDecisionWork = DefaultMaxDecisionWork
 	}
 	if o.EndgameHidden <= 0 {
 		o.EndgameHidden = DefaultEndgameHidden
@@ -123,8 +143,9 @@ type Answer struct {
 	// Searches counts the exact searches run on completions; Elapsed is the time taken.
 	Searches int
 	Elapsed  time.Duration
-	// peakStates is the most states one decision's searches on completions stored.
-	peakStates int
+	// peakStates is the most states one decision's searches on completions stored; work and
+	// beliefs are the planner's counts (see planner.work).
+	peakStates, work, beliefs int
 	// rawP is PSuccess before calibration; hiddenShare and curtained describe the level
 	// planned (see calibrated).
 	rawP        float64
@@ -170,7 +191,7 @@ func Plan(ctx context.Context, l *solver.Level, opts Options) (Answer, error) {
 		return Answer{}, err
 	}
 	a.Method, a.Searches, a.Elapsed = opts.Method, p.searches, time.Since(start)
-	a.peakStates = max(p.peak, p.states)
+	a.peakStates, a.work, a.beliefs = max(p.peak, p.states), p.work, p.beliefs
 	a.rawP = a.PSuccess
 	a.hiddenShare, a.curtained = hiddenShare(b)
 	if a.PSamples > 0 && a.PSuccess > 0 && b.units() > smallUnits {
@@ -205,6 +226,17 @@ type planner struct {
 	// states counts the states stored by the searches on completions in the current decision;
 	// peak is the most any decision stored.
 	states, peak int
+	// work counts the call's work: searchWork a search on a completion plus the states it
+	// stored, beliefWork a belief of the expectimax; beliefs counts those beliefs.
+	work, beliefs int
+	// cutFirst lets the call's budget cut even the first round of scores (see best): set
+	// while Lookahead refines, whose scores are dropped when the budget runs out.
+	cutFirst bool
+}
+
+// spent reports whether the call's work has reached its budget (Options.MaxDecisionWork).
+func (p *planner) spent() bool {
+	return p.work >= p.opts.MaxDecisionWork
 }
 
 // answer assembles a partial answer from the segment played on belief b (already advanced).

@@ -40,6 +40,10 @@ type Decision struct {
 	// States is the most states one of its decisions' searches on completions stored: the
 	// work behind the answer, independent of the machine.
 	States int
+	// Searches, Work and Pours are the answer's exact searches on completions, its work (see
+	// Options.MaxDecisionWork) and its pours.
+	Searches, Work, Pours int
+	beliefs               int
 	// rawP, hiddenShare and curtained are the answer's (see calibrated).
 	rawP        float64
 	hiddenShare float64
@@ -71,7 +75,7 @@ func Play(ctx context.Context, g *Game, opts Options, maxPours int) (Result, err
 			return res, err
 		}
 		res.Decisions = append(res.Decisions, Decision{PSuccess: a.PSuccess, Status: a.Status, Elapsed: a.Elapsed, States: a.peakStates,
-			rawP: a.rawP, hiddenShare: a.hiddenShare, curtained: a.curtained})
+			Searches: a.Searches, Work: a.work, Pours: len(a.Moves), beliefs: a.beliefs, rawP: a.rawP, hiddenShare: a.hiddenShare, curtained: a.curtained})
 		if len(a.Moves) == 0 {
 			break
 		}
