@@ -85,7 +85,7 @@ func (f *frame) hiddenLookOutside(look, fill lab, cols []column, unit float64) i
 	}
 	var parts []image.Rectangle // the regions of a tube's width, in pixels
 	seen := make([]bool, len(mask))
-	var stack []int
+	var stack, member []int
 	for i, on := range mask {
 		if !on || seen[i] {
 			continue
@@ -93,10 +93,12 @@ func (f *frame) hiddenLookOutside(look, fill lab, cols []column, unit float64) i
 		seen[i] = true
 		stack = append(stack[:0], i)
 		cells, x0, y0, x1, y1 := 0, gw, gh, 0, 0
+		member = member[:0]
 		for len(stack) > 0 {
 			j := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
 			cells++
+			member = append(member, j)
 			x, y := j%gw, j/gw
 			x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x+1), max(y1, y+1)
 			for _, d := range [4][2]int{{-1, 0}, {1, 0}, {0, -1}, {0, 1}} {
@@ -110,12 +112,17 @@ func (f *frame) hiddenLookOutside(look, fill lab, cols []column, unit float64) i
 				}
 			}
 		}
-		r := image.Rect(x0*s, y0*s, x1*s, y1*s)
 		if x0 == 0 || y0 == 0 || x1 == gw || y1 == gh {
 			continue // cut by the frame's edge: not a whole box, perhaps a photo or an ad
 		}
-		if float64(r.Dx()) >= boxWidth*float64(width) && float64(r.Dx()) <= maxBoxWidth*float64(width) &&
-			float64(r.Dy()) >= partHeight*unit && float64(cells) >= boxFill*float64((x1-x0)*(y1-y0)) {
+		r := image.Rect(x0*s, y0*s, x1*s, y1*s)
+		if float64(r.Dx()) > maxBoxWidth*float64(width) {
+			// Boxes side by side may touch through a thin bridge (a shelf's edge, a glow):
+			// the columns a unit tall are still apart.
+			parts = append(parts, tallColumns(member, gw, s, int(math.Ceil(boxHeight*unit/float64(s))), width)...)
+			continue
+		}
+		if float64(r.Dx()) >= boxWidth*float64(width) && float64(r.Dy()) >= partHeight*unit && float64(cells) >= boxFill*float64((x1-x0)*(y1-y0)) {
 			parts = append(parts, r)
 		}
 	}
@@ -132,6 +139,40 @@ func (f *frame) hiddenLookOutside(look, fill lab, cols []column, unit float64) i
 		}
 	}
 	return n
+}
+
+// tallColumns splits a region of cells (indices into a grid gw cells wide, s pixels a cell)
+// into its runs of neighbouring grid columns that hold at least tall cells each, and returns
+// those between boxWidth and maxBoxWidth of width wide, in pixels.
+func tallColumns(cells []int, gw, s, tall, width int) []image.Rectangle {
+	count := map[int]int{}
+	top, bottom := map[int]int{}, map[int]int{}
+	for _, c := range cells {
+		x, y := c%gw, c/gw
+		if count[x] == 0 || y < top[x] {
+			top[x] = y
+		}
+		if y+1 > bottom[x] {
+			bottom[x] = y + 1
+		}
+		count[x]++
+	}
+	var out []image.Rectangle
+	for x := 0; x <= gw; x++ {
+		if count[x] < tall {
+			continue
+		}
+		x0, y0, y1 := x, top[x], bottom[x]
+		for x+1 < gw && count[x+1] >= tall {
+			x++
+			y0, y1 = min(y0, top[x]), max(y1, bottom[x])
+		}
+		r := image.Rect(x0*s, y0*s, (x+1)*s, y1*s)
+		if float64(r.Dx()) >= boxWidth*float64(width) && float64(r.Dx()) <= maxBoxWidth*float64(width) {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // labDist is the Euclidean distance between two CIELAB colours: cheap enough for every cell

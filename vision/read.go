@@ -605,8 +605,11 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 	if n := sameCurtains(tubes); n > 0 {
 		r.doubt(brokenConfidence, "all %d curtains name one colour, as a decoration common to every curtain (a frame, a rod) would", n)
 	}
-	if capacity >= minHalvedCapacity && evenRuns(tubes) {
-		r.doubt(brokenConfidence, "every layer holds an even number of units in tubes of %d: each may be one unit of a tube of %d", capacity, capacity/2)
+	for d := 2; capacity/d >= minReadCapacity; d++ {
+		if runsOf(tubes, d) {
+			r.doubt(brokenConfidence, "every layer holds a multiple of %d units in tubes of %d: each %d may be one unit of a tube of %d", d, capacity, d, capacity/d)
+			break
+		}
 	}
 	if level.HasHidden() && completeColors(level) == 0 {
 		// No colour shows all its units: the counts check nothing. The hidden units' look
@@ -1147,15 +1150,16 @@ func (f *frame) emptyGlass(cols []column) (lab, bool) {
 	return medianOf(insides), true
 }
 
-// minHalvedCapacity is the least capacity at which a reading whose every layer holds an even
-// number of units is refused: it keeps the rules with each pair of units taken for one, in
-// tubes half as tall in units, and a deal seldom leaves every layer even (a late position,
-// every tube full of one colour, does in tubes of 4).
-const minHalvedCapacity = 6
+// A reading whose every layer holds a multiple of d units keeps the rules with each d units
+// taken for one, in tubes d times shorter in units; it is refused while those tubes would hold
+// minReadCapacity units or more (a deal seldom leaves every layer a multiple of d: a late
+// position, every tube full of one colour, does in tubes of 4, which d = 2 would make tubes
+// of 2, below minReadCapacity). Mystery boards, whose visible runs are the top units alone,
+// are split in three as readily as in two.
 
-// evenRuns reports whether every run of one colour in the tubes (hidden units and curtains
-// aside) holds an even number of units.
-func evenRuns(tubes [][]string) bool {
+// runsOf reports whether every run of one colour in the tubes (hidden units and curtains
+// aside) holds a multiple of d units.
+func runsOf(tubes [][]string, d int) bool {
 	runs := 0
 	for _, t := range tubes {
 		for i := 0; i < len(t); {
@@ -1164,7 +1168,7 @@ func evenRuns(tubes [][]string) bool {
 				j++
 			}
 			if t[i] != "?" && !strings.HasPrefix(t[i], solver.CurtainPrefix) {
-				if (j-i)%2 != 0 {
+				if (j-i)%d != 0 {
 					return false
 				}
 				runs++

@@ -42,6 +42,8 @@ func TestOnceSilentlyWrong(t *testing.T) {
 		{33000633, false, "a mystery board's hidden units told by the rules alone, an empty tube missed at a row's end: with no colour complete the counts check nothing (refused now as a place at the row's end that looks like the empty tube found)"},
 		{35000530, false, "the same, five tubes of discs with \"?\" missed (refused now as boxes of the hidden units' look outside the tubes)"},
 		{33000568, false, "the gap between a title's letters, alone in its row far above the board, read as an empty tube (refused now, as above)"},
+		{39000269, false, "the same, two tubes of grey boxes missed whose regions touch through a glow: each too wide alone, the columns a unit tall are still two boxes"},
+		{20261268783742, false, "a mystery board of tubes of 3 read in thirds, tubes of 9: the hidden run of 6 and the top run of 3 keep the rules either way"},
 		{1000147, false, "a mystery board of grey boxes near a grey-green background, two tubes missed: the search for boxes in the hidden units' look took the whole background in"},
 	} {
 		scene, err := render.Random(tc.seed)
