@@ -50,13 +50,14 @@ func (f *frame) hiddenLookOutside(look, fill lab, cols []column, unit float64) i
 	if gw == 0 || gh == 0 {
 		return 0
 	}
-	var boxes []image.Rectangle
-	widths := make([]int, 0, len(cols))
-	for _, c := range cols {
-		boxes = append(boxes, c.box.Inset(-s))
-		widths = append(widths, c.box.Dx())
+	boxes := make([]image.Rectangle, len(cols))
+	for i, c := range cols {
+		boxes[i] = c.box
 	}
-	width := medianInt(widths)
+	width := medianWidth(boxes)
+	for i := range boxes {
+		boxes[i] = boxes[i].Inset(-s)
+	}
 	// Cells are compared closer than half the way to the frame's commonest colour (its
 	// background): hidden boxes drawn near the background's colour must not take it in.
 	means := make([]lab, gw*gh)
@@ -233,14 +234,4 @@ func (f *frame) hiddenLook(cols []column, counts []int, samples []unitSample, un
 		return lab{}, lab{}, false
 	}
 	return meanLab(means), medianOf(colors), true
-}
-
-// medianInt is the median of v (0 when empty).
-func medianInt(v []int) int {
-	if len(v) == 0 {
-		return 0
-	}
-	s := slices.Clone(v)
-	slices.Sort(s)
-	return s[len(s)/2]
 }

@@ -301,12 +301,7 @@ func (p *planner) segment(b *Game) (Answer, error) {
 			return Answer{}, err
 		}
 		moves, last = append(moves, played), s
-		if reveal >= 0 {
-			return answer(b, moves, &Reveal{Move: len(moves) - 1, Tube: reveal}, s)
-		}
-		if b.Solved() {
-			a, err := answer(b, moves, nil, score{ok: 1, n: 1, cost: 1})
-			a.Status, a.PSamples = solver.StatusSolved, 0
+		if a, ended, err := segmentEnd(b, moves, reveal, s); ended {
 			return a, err
 		}
 		avoid[b.Key()] = true
@@ -317,6 +312,21 @@ func (p *planner) segment(b *Game) (Answer, error) {
 	a, err := answer(b, moves, nil, last)
 	a.Status = solver.StatusUnknown
 	return a, err
+}
+
+// segmentEnd is the answer for a segment whose last pour revealed a unit (reveal >= 0) or
+// finished the level (a whole plan, proven); ended is false while the segment goes on.
+func segmentEnd(b *Game, moves []solver.Move, reveal int, s score) (a Answer, ended bool, err error) {
+	switch {
+	case reveal >= 0:
+		a, err = answer(b, moves, &Reveal{Move: len(moves) - 1, Tube: reveal}, s)
+		return a, true, err
+	case b.Solved():
+		a, err = answer(b, moves, nil, score{ok: 1, n: 1, cost: 1})
+		a.Status, a.PSamples = solver.StatusSolved, 0
+		return a, true, err
+	}
+	return Answer{}, false, nil
 }
 
 // follow ends a segment whose work is spent (planner.spent), at b after moves: it plays the
@@ -349,12 +359,7 @@ func (p *planner) follow(start, b *Game, samples []*Game, moves []solver.Move, s
 				break // a closed curtain in the way
 			}
 			moves = append(moves, played)
-			if reveal >= 0 {
-				return answer(b, moves, &Reveal{Move: len(moves) - 1, Tube: reveal}, s)
-			}
-			if b.Solved() {
-				a, err := answer(b, moves, nil, score{ok: 1, n: 1, cost: 1})
-				a.Status, a.PSamples = solver.StatusSolved, 0
+			if a, ended, err := segmentEnd(b, moves, reveal, s); ended {
 				return a, err
 			}
 		}
