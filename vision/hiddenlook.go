@@ -146,20 +146,17 @@ func (f *frame) hiddenLookOutside(look, fill lab, cols []column, unit float64) i
 // into its runs of neighbouring grid columns that hold at least tall cells each, and returns
 // those between boxWidth and maxBoxWidth of width wide, in pixels.
 func tallColumns(cells []int, gw, s, tall, width int) []image.Rectangle {
-	count := map[int]int{}
-	top, bottom := map[int]int{}, map[int]int{}
+	count, top, bottom := make([]int, gw), make([]int, gw), make([]int, gw)
 	for _, c := range cells {
 		x, y := c%gw, c/gw
 		if count[x] == 0 || y < top[x] {
 			top[x] = y
 		}
-		if y+1 > bottom[x] {
-			bottom[x] = y + 1
-		}
+		bottom[x] = max(bottom[x], y+1)
 		count[x]++
 	}
 	var out []image.Rectangle
-	for x := 0; x <= gw; x++ {
+	for x := 0; x < gw; x++ {
 		if count[x] < tall {
 			continue
 		}
