@@ -36,9 +36,11 @@ const (
 	partHeight   = 0.4
 	stackTol     = 0.25
 	stackOffBeat = 0.25
+	belowTop     = 0.5 // inside a tube read empty, a box counts from this share of a unit below its top
 )
 
-// hiddenLookOutside counts the boxes in the hidden units' look outside the tubes' boxes:
+// hiddenLookOutside counts the boxes in the hidden units' look outside the boxes of the tubes
+// that hold liquid:
 // regions of cells whose mean is near look (the hidden patches' mean: a hatched box's two
 // tones average alike in every cell) or whose pixels are mostly near fill (the hidden units'
 // median colour: a box under a "?" glyph or in a disc shows its fill around it), at least
@@ -50,13 +52,22 @@ func (f *frame) hiddenLookOutside(look, fill lab, cols []column, unit float64) i
 	if gw == 0 || gh == 0 {
 		return 0
 	}
-	boxes := make([]image.Rectangle, len(cols))
-	for i, c := range cols {
-		boxes[i] = c.box
+	var boxes []image.Rectangle
+	for _, c := range cols {
+		boxes = append(boxes, c.box)
 	}
 	width := medianWidth(boxes)
-	for i := range boxes {
-		boxes[i] = boxes[i].Inset(-s)
+	// Tubes read empty are searched too: their liquid may have been taken for glass. (A
+	// region there counts only below the tube's top: hidden units lie under a top unit of
+	// their own colour, where glass that looks like them fills the tube to its top.)
+	boxes = boxes[:0]
+	var empties []image.Rectangle
+	for _, c := range cols {
+		if !c.empty() || c.curtain {
+			boxes = append(boxes, c.box.Inset(-s))
+		} else {
+			empties = append(empties, c.box)
+		}
 	}
 	// Cells are compared closer than half the way to the frame's commonest colour (its
 	// background): hidden boxes drawn near the background's colour must not take it in.
@@ -129,6 +140,11 @@ func (f *frame) hiddenLookOutside(look, fill lab, cols []column, unit float64) i
 	}
 	// A region a unit tall is a run of boxes; a shorter one counts when another stands a unit
 	// above or below it (boxes drawn apart, as discs are).
+	parts = slices.DeleteFunc(parts, func(p image.Rectangle) bool {
+		return slices.ContainsFunc(empties, func(e image.Rectangle) bool {
+			return p.Overlaps(e) && float64(p.Min.Y) < float64(e.Min.Y)+belowTop*unit
+		})
+	})
 	n := 0
 	for _, p := range parts {
 		stacked := slices.ContainsFunc(parts, func(q image.Rectangle) bool {

@@ -444,6 +444,51 @@ func unitHeight(cols []column) (unit, misfit float64) {
 			unit = c.u
 		}
 	}
+	// spread is how loosely u fits the evidence it fits, in pixels: a gap's distance from
+	// whole units, and a height's top unit off from the tubes' common meniscus (the median).
+	spread := func(u float64) float64 {
+		var sum float64
+		n := 0
+		for _, g := range gaps {
+			if fitsGap(g, u) {
+				sum += math.Abs(g - math.Round(g/u)*u)
+				n++
+			}
+		}
+		var es []float64
+		for _, h := range heights {
+			if fitsHeight(h, u) {
+				es = append(es, h/u-math.Round(h/u-meniscusBias))
+			}
+		}
+		if len(es) > 0 {
+			m := median(es)
+			for _, e := range es {
+				sum += math.Abs(e-m) * u
+				n++
+			}
+		}
+		if n == 0 {
+			return 0
+		}
+		return sum / float64(n)
+	}
+	// A unit a fraction too tall (4/3, 5/4 or 6/5 of the true one: tubes read a unit short)
+	// can fit every height within the meniscus' tolerance, each tube's top unit short or tall
+	// by its own share, where the true unit fits them alike. When the largest candidate fits
+	// loosely, the largest down to looseRival of it that fits at least twice as tightly wins.
+	// (Further down, a loose fit is as often a button or a banner over the tubes.)
+	if s := spread(unit); s > looseFit*unit {
+		alt := 0.0
+		for _, c := range cands {
+			if c.score >= nearBest*bestScore && c.u >= looseRival*unit && c.u < (1-looseFit)*unit && c.u > alt && spread(c.u) <= s/2 {
+				alt = c.u
+			}
+		}
+		if alt > 0 {
+			unit = alt
+		}
+	}
 	// Refine on the gaps that fit, which carry no meniscus; failing those, the heights.
 	var sum, units float64
 	for _, g := range gaps {
@@ -486,6 +531,8 @@ const (
 	minTopRuns   = 3   // top runs vote when this many columns show one (one may be a button over a tube)
 	topBias      = 0.3
 	restingDepth = 0.65
+	looseFit     = 0.1 // a unit fits loosely when the evidence strays more than this share of it on average
+	looseRival   = 0.75
 )
 
 // unitsIn is the number of units in a column of liquid: a top unit may look up to 80% taller

@@ -37,6 +37,12 @@ func TestUnitHeight(t *testing.T) {
 		{"whole tubes, no colour change", []column{
 			col(300, nil, 200), col(300, nil, 250),
 		}, 50},
+		// Tubes of 6 holding 4, 1+5, 1 and 1 units of 56 pixels: a unit of 68 fits every
+		// height too (3.3, 5.0, 0.8 units, each top short or tall by its own share) and the
+		// one gap at 0.82; the true unit fits them all alike.
+		{"a unit a fifth too tall fits loosely", []column{
+			col(720, nil, 494), col(720, []int{664}, 380), col(720, nil, 663), col(720, nil, 664),
+		}, 56},
 	} {
 		got, _ := unitHeight(tc.cols)
 		if math.Abs(got-tc.want) > 1.5 {

@@ -481,6 +481,12 @@ func (f *frame) readLayout(l *tubeLayout, r *Reading, out *[]column) error {
 			}
 		}
 	}
+	if err == nil && spareTubes(got.Level) == 0 && !got.Level.HasCurtains() {
+		// Doubted on the reading kept (its hidden units told by glyphs or by the rules), so
+		// that the reading refused is the one the image shows.
+		got.doubt(brokenConfidence, "every tube is full, so no pour is possible: a level leaves room to pour, and a tube with room was missed")
+		err = got.lowConfidence()
+	}
 	*r = got
 	return err
 }
@@ -602,6 +608,9 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 		// is, and the curtains keep the counts from checking it.
 		r.doubt(brokenConfidence, "no tube shows two layers, and %d curtains keep the counts from checking the unit's height", countFunc(tubes, covered))
 	}
+	if spare := spareTubes(level); spare > max(float64(maxSpareTubes), float64(len(tubes))/2) {
+		r.doubt(brokenConfidence, "%d tubes hold %.1f tubes' worth of units: a level leaves at most %d tubes' worth empty, or half its tubes", len(tubes), float64(len(tubes))-spare, maxSpareTubes)
+	}
 	if n := sameCurtains(tubes); n > 0 {
 		r.doubt(brokenConfidence, "all %d curtains name one colour, as a decoration common to every curtain (a frame, a rod) would", n)
 	}
@@ -674,6 +683,27 @@ func completeColors(l *solver.Level) int {
 func visibleColors(l *solver.Level) int {
 	return countFunc(visibleCounts(l)[1:], func(k int) bool { return k > 0 })
 }
+
+// spareTubes is how many tubes' worth of room a level leaves empty: its tubes less its units
+// (a covered tube counted full) over the capacity. Games deal colours to all but one to
+// three tubes (four where a tube was added; the real screenshots at hand leave two at most),
+// the same at the start and after every pour; a few tutorial levels may leave more, never
+// most of their tubes. A reading with more room missed liquid (read a tube's contents as empty
+// glass) or found tubes that are none; a reading with none (every tube full, where no pour is
+// possible) missed a tube.
+func spareTubes(l *solver.Level) float64 {
+	units := 0
+	for i, t := range l.Tubes {
+		if l.Curtained(i) {
+			units += l.Capacity
+			continue
+		}
+		units += len(t)
+	}
+	return float64(len(l.Tubes)) - float64(units)/float64(l.Capacity)
+}
+
+const maxSpareTubes = 4
 
 // maxScreenTubes is the most tubes a screenshot can plausibly show: the reader's own limit, far
 // below what the solver takes (solver.MaxTubes).

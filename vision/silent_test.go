@@ -44,6 +44,11 @@ func TestOnceSilentlyWrong(t *testing.T) {
 		{33000568, false, "the gap between a title's letters, alone in its row far above the board, read as an empty tube (refused now, as above)"},
 		{39000269, false, "the same, two tubes of grey boxes missed whose regions touch through a glow: each too wide alone, the columns a unit tall are still two boxes"},
 		{20261268783742, false, "a mystery board of tubes of 3 read in thirds, tubes of 9: the hidden run of 6 and the top run of 3 keep the rules either way"},
+		{47000563, true, "tubes of 6 read as tubes of 5: a unit a fifth too tall fits every height within the meniscus' tolerance, each top unit off by its own share"},
+		{47000497, true, "the same, on a small screen"},
+		{47000332, false, "a mystery board read in boxes inside the tubes: thirteen of sixteen tubes read empty, their grey hidden units taken for glass"},
+		{47000400, false, "a mystery board's tube read empty, its grey hidden units taken for glass (refused now: boxes of the hidden units' look below the top of a tube read empty)"},
+		{49000319, false, "a photo of a screen read with 7 of 11 tubes' liquid missed"},
 		{1000147, false, "a mystery board of grey boxes near a grey-green background, two tubes missed: the search for boxes in the hidden units' look took the whole background in"},
 	} {
 		scene, err := render.Random(tc.seed)

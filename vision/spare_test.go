@@ -1,0 +1,54 @@
+package vision
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/decant/decant/solver"
+	"github.com/decant/decant/vision/render"
+)
+
+// TestSpareTubes: the room a level leaves is its tubes less its units over the capacity, a
+// covered tube counted full.
+func TestSpareTubes(t *testing.T) {
+	for _, tc := range []struct {
+		level string
+		want  float64
+	}{
+		{"3: a b c | b c a | c a b", 0},
+		{"3: a b c | b c a | c a b | |", 2},
+		{"4: a b | b a a | b | b a | |", 4},
+		{"3: a b a | b a | curtain:b | |", 2 + 1.0/3},
+		{"3: a a a | | | | | |", 6},
+	} {
+		l, err := solver.ParseCompact(tc.level)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.level, err)
+		}
+		if got := spareTubes(l); got != tc.want {
+			t.Errorf("%s: %.2f tubes' worth of room, want %.2f", tc.level, got, tc.want)
+		}
+	}
+}
+
+// TestReadRefusesFullBoard: a board of full tubes allows no pour; a reading of one missed the
+// tubes with room, and is refused with the reason.
+func TestReadRefusesFullBoard(t *testing.T) {
+	l, err := solver.ParseCompact("3: red blue green | blue green red | green red blue")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, seed := range []uint64{1, 3} {
+		scene, err := render.RandomLevel(l, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Read(scene.Data)
+		if solver.ErrorCode(err) != solver.CodeLowConfidence || !strings.Contains(err.Error(), "no pour is possible") {
+			t.Errorf("seed %d: got %v, want a refusal because no pour is possible", seed, err)
+		}
+		if r == nil || r.Level == nil || r.Level.Canonical() != l.Canonical() {
+			t.Errorf("seed %d: the refused reading should be attached for inspection", seed)
+		}
+	}
+}
