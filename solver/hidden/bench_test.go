@@ -160,6 +160,7 @@ func playClass(ctx context.Context, t *testing.T, c benchClass, levels int, dump
 			if v, err := Ceiling(ctx, view, Options{MaxBeliefs: *benchBeliefs}); err == nil {
 				ceilingSum += v
 				ceilingN++
+				t.Logf("%s level %d: ceiling %.4f", c.id, i, v)
 			} else {
 				t.Logf("level %d: ceiling: %v", i, err)
 			}
@@ -375,8 +376,12 @@ func TestBenchmark(t *testing.T) {
 			t.Logf("%s, %s: work a decision, median %d, worst %d", c.name, m, median(s.works), slices.Max(append(s.works, 0)))
 			within, binomial := s.finishError()
 			rate := 100 * float64(s.finished) / float64(s.games)
-			t.Logf("%s, %s: finished %.2f%% ± %.2f (standard error over truths within the levels; 95%% interval %.1f–%.1f%%), binomial ± %.2f",
-				c.name, m, rate, 100*within, rate-196*within, rate+196*within, 100*binomial)
+			if math.IsNaN(within) {
+				t.Logf("%s, %s: finished %.2f%% ± %.2f (binomial standard error)", c.name, m, rate, 100*binomial)
+			} else {
+				t.Logf("%s, %s: finished %.2f%% ± %.2f (standard error over truths within the levels; 95%% interval %.1f–%.1f%%), binomial ± %.2f",
+					c.name, m, rate, 100*within, rate-196*within, rate+196*within, 100*binomial)
+			}
 			fmt.Fprintf(&calib, "%s, %s: %s\n  uncalibrated: %s\n", c.name, m, deciles(s.preds, s.outcomes), deciles(s.raws, s.outcomes))
 		}
 	}
