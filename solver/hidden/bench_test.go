@@ -23,7 +23,7 @@ var (
 	benchTruths  = flag.Int("hidden-truths", 1, "truths each small-class level is played against: its own and completions resampled from what it shows")
 	benchCeiling = flag.Bool("hidden-ceiling", true, "compute the exact ceiling on the small classes")
 	benchBeliefs = flag.Int("hidden-ceiling-beliefs", 0, "the ceiling's budget of beliefs (0: DefaultMaxBeliefs; the mid class needs about 2,000,000, 300 bytes each)")
-	benchMethods = flag.String("hidden-methods", "", "comma-separated methods to run: pimc,lookahead,endgame (default all)")
+	benchMethods = flag.String("hidden-methods", "", "comma-separated methods to run: pimc,lookahead,endgame (default all of a class's), and exact (played only when named; small levels)")
 	benchEndgame = flag.Int("hidden-endgame-beliefs", 0, "endgame's budget of beliefs a decision (0: DefaultEndgameBeliefs; 4 times it on small levels)")
 	benchSkip    = flag.Int("hidden-skip", 0, "levels skipped in each class: -hidden-skip 20 -hidden-levels 100 plays levels 20–119")
 	benchSeed    = flag.Uint64("hidden-seed", 0, "added to the planner's seed: the same levels played with other samples")
@@ -329,7 +329,8 @@ func deciles(preds, outs []float64) string {
 	return strings.Join(parts, "; ")
 }
 
-// TestBenchmark plays simulated levels with every method against their hidden truth and prints
+// TestBenchmark plays simulated levels with every method against their hidden truth, compares
+// their pours with both oracles (solver.Solve on the full level, and Oracle under the rules) and prints
 // the table of the README: go test ./solver/hidden -run TestBenchmark -bench-hidden -v
 func TestBenchmark(t *testing.T) {
 	if !*benchHidden {
