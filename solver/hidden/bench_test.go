@@ -23,7 +23,7 @@ var (
 	benchTruths  = flag.Int("hidden-truths", 1, "truths each small-class level is played against: its own and completions resampled from what it shows")
 	benchCeiling = flag.Bool("hidden-ceiling", true, "compute the exact ceiling on the small classes")
 	benchBeliefs = flag.Int("hidden-ceiling-beliefs", 0, "the ceiling's budget of beliefs (0: DefaultMaxBeliefs; the mid class needs about 2,000,000, 300 bytes each)")
-	benchMethods = flag.String("hidden-methods", "", "comma-separated methods to run: pimc,lookahead,endgame (default all)")
+	benchMethods = flag.String("hidden-methods", "", "comma-separated methods to run: pimc,lookahead,endgame (default all of a class's), and exact (played only when named; small levels)")
 	benchEndgame = flag.Int("hidden-endgame-beliefs", 0, "endgame's budget of beliefs a decision (0: DefaultEndgameBeliefs; 4 times it on small levels)")
 	benchSkip    = flag.Int("hidden-skip", 0, "levels skipped in each class: -hidden-skip 20 -hidden-levels 100 plays levels 20–119")
 	benchSeed    = flag.Uint64("hidden-seed", 0, "added to the planner's seed: the same levels played with other samples")
@@ -31,6 +31,7 @@ var (
 	benchWork    = flag.Int("hidden-work", 0, "the planner's work budget a decision (0: DefaultMaxDecisionWork)")
 	benchSlow    = flag.Duration("hidden-slow", 0, "log every decision that takes longer than this, with its work")
 	benchClasses = flag.String("hidden-classes", "", "comma-separated class ids to run: small2,small1,mid,mystery,random,curtain,carry (default all)")
+	benchOracle  = flag.Int("hidden-oracle-states", DefaultOracleStates, "the budget in states of the oracle under the rule (Oracle), a level; over it that level's oracle is unknown and left out of its ratio; negative: skip it")
 )
 
 // benchClass is one family of simulated levels.
@@ -93,21 +94,64 @@ type methodStats struct {
 	finished, games int
 	ratios          []float64
 	ruleRatios      []float64 // pours over the oracle's plan played under the level's pour rule
+	optRatios       []float64 // pours over the optimum under the level's rules (Oracle)
 	times           []time.Duration
-	states          []int     // the peak states of each decision
-	works           []int     // the work of each decision (Options.MaxDecisionWork)
-	preds           []float64 // p_success of each decision
-	raws            []float64 // the same before calibration
-	outcomes        []float64 // 1 if that game finished
+	states          []int           // the peak states of each decision
+	works           []int           // the work of each decision (Options.MaxDecisionWork)
+	preds           []float64       // p_success of each decision
+	raws            []float64       // the same before calibration
+	outcomes        []float64       // 1 if that game finished
+	perLevel        map[int]*[2]int // games finished and played on each level
 }
 
-// playClass plays every level of class c with each method and the oracle.
-func playClass(ctx context.Context, t *testing.T, c benchClass, levels int, dump io.Writer) (map[Method]*methodStats, int, float64, int) {
-	stats := map[Method]*methodStats{}
+// finishError returns the finish rate's standard error over the truths within the levels:
+// the levels fixed (as the ceiling, averaged over them, fixes them), each level's games a
+// binomial sample of its own rate — and the plain binomial one, which counts the spread
+// between levels as noise too.
+func (s *methodStats) finishError() (within, binomial float64) {
+	p := float64(s.finished) / float64(s.games)
+	binomial = math.Sqrt(p * (1 - p) / float64(s.games))
+	sum := 0.0
+	for _, fg := range s.perLevel {
+		if fg[1] < 2 {
+			return math.NaN(), binomial
+		}
+		q, n := float64(fg[0])/float64(fg[1]), float64(fg[1])
+		sum += q * (1 - q) / (n - 1) * n * n // the level's variance of its finish count
+	}
+	return math.Sqrt(sum) / float64(s.games), binomial
+}
+
+// classMethods returns the methods class c is played with: its own that -hidden-methods
+// names (all without it), and exact when -hidden-methods names it.
+func classMethods(c benchClass) []Method {
+	if *benchMethods == "" {
+		return c.methods
+	}
+	names := strings.Split(*benchMethods, ",")
+	var out []Method
 	for _, m := range c.methods {
-		stats[m] = &methodStats{}
+		if slices.Contains(names, string(m)) {
+			out = append(out, m)
+		}
+	}
+	if slices.Contains(names, string(Exact)) && !slices.Contains(out, Exact) {
+		out = append(out, Exact)
+	}
+	return out
+}
+
+// ruleOracle counts the games of a class by the verdict of the oracle under the rule.
+type ruleOracle struct{ solved, unsolvable, unknown int }
+
+// playClass plays every level of class c with each method and the oracles.
+func playClass(ctx context.Context, t *testing.T, c benchClass, levels int, dump io.Writer) (map[Method]*methodStats, int, ruleOracle, float64, int) {
+	stats := map[Method]*methodStats{}
+	for _, m := range classMethods(c) {
+		stats[m] = &methodStats{perLevel: map[int]*[2]int{}}
 	}
 	oracleFinished := 0
+	var rule ruleOracle
 	ceilingSum, ceilingN := 0.0, 0
 	for i := *benchSkip; i < *benchSkip+levels; i++ {
 		g0 := c.generate(i)
@@ -116,6 +160,7 @@ func playClass(ctx context.Context, t *testing.T, c benchClass, levels int, dump
 			if v, err := Ceiling(ctx, view, Options{MaxBeliefs: *benchBeliefs}); err == nil {
 				ceilingSum += v
 				ceilingN++
+				t.Logf("%s level %d: ceiling %.4f", c.id, i, v)
 			} else {
 				t.Logf("level %d: ceiling: %v", i, err)
 			}
@@ -130,10 +175,24 @@ func playClass(ctx context.Context, t *testing.T, c benchClass, levels int, dump
 				oracleFinished++
 				optimum, ruled = len(plan.Moves), underRule(g, plan.Moves)
 			}
-			for _, m := range c.methods {
-				if *benchMethods != "" && !slices.Contains(strings.Split(*benchMethods, ","), string(m)) {
-					continue
+			best := -1 // the optimum under the rule, -1 when unknown or unsolvable
+			if *benchOracle >= 0 {
+				o, err := Oracle(ctx, g, *benchOracle)
+				if err != nil {
+					t.Fatal(err)
 				}
+				switch o.Status {
+				case solver.StatusSolved:
+					rule.solved++
+					best = len(o.Moves)
+				case solver.StatusUnsolvable:
+					rule.unsolvable++
+				default:
+					rule.unknown++
+				}
+				t.Logf("%s level %d truth %d: oracle under the rule %s, %d pours, %d states", c.id, i, k, o.Status, best, o.States)
+			}
+			for _, m := range classMethods(c) {
 				res, err := Play(ctx, g, Options{Method: m, Seed: uint64(i) + *benchSeed, Rules: g.Rules, EndgameBeliefs: *benchEndgame, MaxDecisionWork: *benchWork}, 400)
 				if err != nil {
 					t.Fatalf("%s level %d %s: %v", c.name, i, m, err)
@@ -141,15 +200,23 @@ func playClass(ctx context.Context, t *testing.T, c benchClass, levels int, dump
 				t.Logf("%s level %d truth %d %s: finished %v, %d pours (oracle %d), %d decisions", c.id, i, k, m, res.Finished, res.Pours, optimum, len(res.Decisions))
 				s := stats[m]
 				s.games++
+				if s.perLevel[i] == nil {
+					s.perLevel[i] = &[2]int{}
+				}
+				s.perLevel[i][1]++
 				out := 0.0
 				if res.Finished {
 					s.finished++
+					s.perLevel[i][0]++
 					out = 1
 					if optimum > 0 {
 						s.ratios = append(s.ratios, float64(res.Pours)/float64(optimum))
 					}
 					if ruled > 0 {
 						s.ruleRatios = append(s.ruleRatios, float64(res.Pours)/float64(ruled))
+					}
+					if best > 0 {
+						s.optRatios = append(s.optRatios, float64(res.Pours)/float64(best))
 					}
 				}
 				for j, d := range res.Decisions {
@@ -175,7 +242,7 @@ func playClass(ctx context.Context, t *testing.T, c benchClass, levels int, dump
 	if ceilingN > 0 {
 		ceiling = ceilingSum / float64(ceilingN)
 	}
-	return stats, oracleFinished, ceiling, ceilingN
+	return stats, oracleFinished, rule, ceiling, ceilingN
 }
 
 // underRule returns the pours the oracle's plan takes when played on game g under its pour
@@ -262,7 +329,8 @@ func deciles(preds, outs []float64) string {
 	return strings.Join(parts, "; ")
 }
 
-// TestBenchmark plays simulated levels with every method against their hidden truth and prints
+// TestBenchmark plays simulated levels with every method against their hidden truth, compares
+// their pours with both oracles (solver.Solve on the full level, and Oracle under the rules) and prints
 // the table of the README: go test ./solver/hidden -run TestBenchmark -bench-hidden -v
 func TestBenchmark(t *testing.T) {
 	if !*benchHidden {
@@ -270,7 +338,7 @@ func TestBenchmark(t *testing.T) {
 	}
 	ctx := context.Background()
 	var table strings.Builder
-	fmt.Fprintf(&table, "| class | method | levels | finished | oracle finished | ceiling | pours / oracle (median) | pours / oracle under the rule | decision ms median | worst ms | Brier | Brier uncalibrated | decisions | states a decision, median | worst |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	fmt.Fprintf(&table, "| class | method | levels | finished | oracle finished | ceiling | pours / oracle (median) | pours / oracle under the rule | pours / oracle under the rule (optimal), median (games) | oracle under the rule finished (unknown) | decision ms median | worst ms | Brier | Brier uncalibrated | decisions | states a decision, median | worst |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	var calib strings.Builder
 	var dump io.Writer
 	if *benchDump != "" {
@@ -285,8 +353,8 @@ func TestBenchmark(t *testing.T) {
 		if *benchClasses != "" && !slices.Contains(strings.Split(*benchClasses, ","), c.id) {
 			continue
 		}
-		stats, oracle, ceiling, ceilingN := playClass(ctx, t, c, *benchLevels, dump)
-		for _, m := range c.methods {
+		stats, oracle, rule, ceiling, ceilingN := playClass(ctx, t, c, *benchLevels, dump)
+		for _, m := range classMethods(c) {
 			s := stats[m]
 			if s.games == 0 {
 				continue
@@ -296,13 +364,25 @@ func TestBenchmark(t *testing.T) {
 				ceil = fmt.Sprintf("%.1f%% (%d levels)", 100*ceiling, ceilingN)
 			}
 			worst := slices.Max(append(s.times, 0))
-			row := fmt.Sprintf("| %s | %s | %d | %.1f%% | %.1f%% | %s | %.3f (%d) | %.3f | %.0f | %.0f | %.3f | %.3f | %d | %d | %d |\n",
+			ruleRate := "–"
+			if *benchOracle >= 0 {
+				ruleRate = fmt.Sprintf("%.1f%% (%d)", 100*float64(rule.solved)/float64(s.games), rule.unknown)
+			}
+			row := fmt.Sprintf("| %s | %s | %d | %.1f%% | %.1f%% | %s | %.3f (%d) | %.3f | %.3f (%d) | %s | %.0f | %.0f | %.3f | %.3f | %d | %d | %d |\n",
 				c.name, m, s.games, 100*float64(s.finished)/float64(s.games), 100*float64(oracle)/float64(s.games), ceil,
-				median(s.ratios), len(s.ratios), median(s.ruleRatios), float64(median(s.times).Microseconds())/1000, float64(worst.Microseconds())/1000,
+				median(s.ratios), len(s.ratios), median(s.ruleRatios), median(s.optRatios), len(s.optRatios), ruleRate, float64(median(s.times).Microseconds())/1000, float64(worst.Microseconds())/1000,
 				brier(s.preds, s.outcomes), brier(s.raws, s.outcomes), len(s.times), median(s.states), slices.Max(append(s.states, 0)))
 			table.WriteString(row)
 			t.Log(row)
 			t.Logf("%s, %s: work a decision, median %d, worst %d", c.name, m, median(s.works), slices.Max(append(s.works, 0)))
+			within, binomial := s.finishError()
+			rate := 100 * float64(s.finished) / float64(s.games)
+			if math.IsNaN(within) {
+				t.Logf("%s, %s: finished %.2f%% ± %.2f (binomial standard error)", c.name, m, rate, 100*binomial)
+			} else {
+				t.Logf("%s, %s: finished %.2f%% ± %.2f (standard error over truths within the levels; 95%% interval %.1f–%.1f%%), binomial ± %.2f",
+					c.name, m, rate, 100*within, rate-196*within, rate+196*within, 100*binomial)
+			}
 			fmt.Fprintf(&calib, "%s, %s: %s\n  uncalibrated: %s\n", c.name, m, deciles(s.preds, s.outcomes), deciles(s.raws, s.outcomes))
 		}
 	}

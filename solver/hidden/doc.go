@@ -67,5 +67,9 @@
 // completion that finishes, up to the pour that reveals something.
 //
 // Game holds a level with its hidden truth and plays pours under the rules; the simulator in
-// the tests plays generated levels against their truth with each method.
+// the tests plays generated levels against their truth with each method. Oracle is the
+// yardstick for their pours: the exact optimum of a player who sees every hidden colour but
+// plays under the same rules (a face-down unit stays until it is its tube's top, a curtain
+// stays shut until its colour is complete), where package solver's optimum on the full level
+// moves face-down units along with their run and ignores curtains.
 package hidden
