@@ -22,12 +22,32 @@ import (
 //
 //	go test ./vision -run TestRandomScenes -random 2000 -seed S -v
 //
+// and -random-fix hidden=grey-box,cover=none draws the puzzle scenes with those factors
+// fixed (render.RandomWith), to evaluate one corner of the distribution.
+//
 // Seeds used while tuning the reader: 1 (the CI slice's) and 7. Report on others.
 var (
 	randomN    = flag.Int("random", 0, "TestRandomScenes: evaluate this many random puzzle screenshots (and a quarter as many non-puzzle screens) instead of the CI slice")
 	randomSeed = flag.Uint64("seed", 1, "TestRandomScenes: the seed the scenes' seeds derive from")
 	randomList = flag.Bool("random-list", false, "TestRandomScenes: list every scene not read exactly, with its seed and the reason")
+	randomFix  = flag.String("random-fix", "", "TestRandomScenes: draw the puzzle scenes with these factors fixed (factor=value,factor=value; render.RandomWith), to evaluate one corner of the distribution")
 )
+
+// fixedFactors parses -random-fix.
+func fixedFactors(s string) (map[string]string, error) {
+	if s == "" {
+		return nil, nil
+	}
+	fixed := map[string]string{}
+	for _, kv := range strings.Split(s, ",") {
+		k, v, ok := strings.Cut(strings.TrimSpace(kv), "=")
+		if !ok {
+			return nil, fmt.Errorf("-random-fix: %q is not factor=value", kv)
+		}
+		fixed[k] = v
+	}
+	return fixed, nil
+}
 
 // The CI slice: puzzle and non-puzzle scenes from seed 1, and what the reader must hold on them.
 const (
@@ -68,14 +88,14 @@ func sceneSeed(base uint64, i int, noPuzzle bool) uint64 {
 	return s
 }
 
-// readScene draws scene seed and reads it.
-func readScene(t testing.TB, seed uint64, noPuzzle bool) sceneResult {
+// readScene draws scene seed (a puzzle with the factors in fixed, if any) and reads it.
+func readScene(t testing.TB, seed uint64, noPuzzle bool, fixed map[string]string) sceneResult {
 	var sc *render.Scene
 	var err error
 	if noPuzzle {
 		sc, err = render.NonPuzzle(seed)
 	} else {
-		sc, err = render.Random(seed)
+		sc, err = render.RandomWith(seed, fixed)
 	}
 	if err != nil {
 		t.Errorf("drawing scene %d: %v", seed, err)
@@ -122,6 +142,13 @@ func TestRandomScenes(t *testing.T) {
 	if *randomN > 0 {
 		n, m, seed = *randomN, max(1, *randomN/4), *randomSeed
 	}
+	fixed, err := fixedFactors(*randomFix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := render.RandomWith(seed, fixed); err != nil {
+		t.Fatal(err)
+	}
 	results := make([]sceneResult, n+m)
 	jobs := make(chan int)
 	var wg sync.WaitGroup
@@ -131,9 +158,9 @@ func TestRandomScenes(t *testing.T) {
 			defer wg.Done()
 			for i := range jobs {
 				if i < n {
-					results[i] = readScene(t, sceneSeed(seed, i, false), false)
+					results[i] = readScene(t, sceneSeed(seed, i, false), false, fixed)
 				} else {
-					results[i] = readScene(t, sceneSeed(seed, i-n, true), true)
+					results[i] = readScene(t, sceneSeed(seed, i-n, true), true, nil)
 				}
 			}
 		}()
@@ -145,6 +172,9 @@ func TestRandomScenes(t *testing.T) {
 	wg.Wait()
 	s := summarise(results)
 	t.Logf("seed %d: %d puzzle scenes, %d non-puzzle scenes", seed, s.puzzles, s.nonPuzzles)
+	if fixed != nil {
+		t.Logf("puzzle scenes drawn with %v fixed", fixed)
+	}
 	for _, line := range s.report(results) {
 		t.Log(line)
 	}
