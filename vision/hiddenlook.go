@@ -40,35 +40,29 @@ const (
 )
 
 // hiddenLookOutside counts the boxes in the hidden units' look outside the boxes of the tubes
-// that hold liquid:
-// regions of cells whose mean is near look (the hidden patches' mean: a hatched box's two
-// tones average alike in every cell) or whose pixels are mostly near fill (the hidden units'
-// median colour: a box under a "?" glyph or in a disc shows its fill around it), at least
-// boxWidth and at most maxBoxWidth of the median tube's width wide, boxHeight of a unit tall
-// and filled to boxFill.
+// that hold liquid: regions of cells whose mean is near look (the hidden patches' mean: a
+// hatched box's two tones average alike in every cell) or whose pixels are mostly near fill
+// (the hidden units' median colour: a box under a "?" glyph or in a disc shows its fill around
+// it), at least boxWidth and at most maxBoxWidth of the median tube's width wide, boxHeight of
+// a unit tall and filled to boxFill.
 func (f *frame) hiddenLookOutside(look, fill lab, cols []column, unit float64) int {
 	s := max(2, int(math.Round(unit/lookCells)))
 	gw, gh := f.w/s, f.h/s
 	if gw == 0 || gh == 0 {
 		return 0
 	}
-	var boxes []image.Rectangle
-	for _, c := range cols {
-		boxes = append(boxes, c.box)
-	}
-	width := medianWidth(boxes)
-	// Tubes read empty are searched too: their liquid may have been taken for glass. (A
-	// region there counts only below the tube's top: hidden units lie under a top unit of
-	// their own colour, where glass that looks like them fills the tube to its top.)
-	boxes = boxes[:0]
-	var empties []image.Rectangle
-	for _, c := range cols {
-		if !c.empty() || c.curtain {
-			boxes = append(boxes, c.box.Inset(-s))
-		} else {
+	// Tubes read empty are searched too: their liquid may have been taken for glass.
+	all := make([]image.Rectangle, len(cols))
+	var boxes, empties []image.Rectangle
+	for i, c := range cols {
+		all[i] = c.box
+		if c.empty() && !c.curtain {
 			empties = append(empties, c.box)
+		} else {
+			boxes = append(boxes, c.box.Inset(-s))
 		}
 	}
+	width := medianWidth(all)
 	// Cells are compared closer than half the way to the frame's commonest colour (its
 	// background): hidden boxes drawn near the background's colour must not take it in.
 	means := make([]lab, gw*gh)
@@ -138,13 +132,15 @@ func (f *frame) hiddenLookOutside(look, fill lab, cols []column, unit float64) i
 			parts = append(parts, r)
 		}
 	}
-	// A region a unit tall is a run of boxes; a shorter one counts when another stands a unit
-	// above or below it (boxes drawn apart, as discs are).
+	// In a tube read empty a region counts only from belowTop under its top: hidden units lie
+	// under a top unit of their own colour, where glass that looks like them fills the tube.
 	parts = slices.DeleteFunc(parts, func(p image.Rectangle) bool {
 		return slices.ContainsFunc(empties, func(e image.Rectangle) bool {
 			return p.Overlaps(e) && float64(p.Min.Y) < float64(e.Min.Y)+belowTop*unit
 		})
 	})
+	// A region a unit tall is a run of boxes; a shorter one counts when another stands a unit
+	// above or below it (boxes drawn apart, as discs are).
 	n := 0
 	for _, p := range parts {
 		stacked := slices.ContainsFunc(parts, func(q image.Rectangle) bool {
