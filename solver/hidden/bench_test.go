@@ -147,7 +147,8 @@ type ruleOracle struct{ solved, unsolvable, unknown int }
 // playClass plays every level of class c with each method and the oracles.
 func playClass(ctx context.Context, t *testing.T, c benchClass, levels int, dump io.Writer) (map[Method]*methodStats, int, ruleOracle, float64, int) {
 	stats := map[Method]*methodStats{}
-	for _, m := range classMethods(c) {
+	methods := classMethods(c)
+	for _, m := range methods {
 		stats[m] = &methodStats{perLevel: map[int]*[2]int{}}
 	}
 	oracleFinished := 0
@@ -192,7 +193,7 @@ func playClass(ctx context.Context, t *testing.T, c benchClass, levels int, dump
 				}
 				t.Logf("%s level %d truth %d: oracle under the rule %s, %d pours, %d states", c.id, i, k, o.Status, best, o.States)
 			}
-			for _, m := range classMethods(c) {
+			for _, m := range methods {
 				res, err := Play(ctx, g, Options{Method: m, Seed: uint64(i) + *benchSeed, Rules: g.Rules, EndgameBeliefs: *benchEndgame, MaxDecisionWork: *benchWork}, 400)
 				if err != nil {
 					t.Fatalf("%s level %d %s: %v", c.name, i, m, err)

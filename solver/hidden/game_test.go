@@ -13,10 +13,7 @@ import (
 // the truth's unit (other tokens are ignored).
 func game(t *testing.T, truth, mask string, rules Rules) *Game {
 	t.Helper()
-	tl, err := solver.ParseCompact(truth)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tl := mustLevel(t, truth)
 	hidden := make([][]bool, len(tl.Tubes))
 	_, body, _ := strings.Cut(mask, ":")
 	for i, tube := range strings.Split(body, "|") {
@@ -25,6 +22,16 @@ func game(t *testing.T, truth, mask string, rules Rules) *Game {
 		}
 	}
 	return NewGame(tl, hidden, nil, rules)
+}
+
+// mustLevel parses a level in the compact form.
+func mustLevel(t *testing.T, s string) *solver.Level {
+	t.Helper()
+	l, err := solver.ParseCompact(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
 }
 
 func view(t *testing.T, g *Game) string {
@@ -74,10 +81,7 @@ func TestPourReveals(t *testing.T) {
 }
 
 func TestCurtainOpensWhenItsColourIsComplete(t *testing.T) {
-	l, err := solver.ParseCompact("2: g r | r | g | |")
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := mustLevel(t, "2: g r | r | g | |")
 	covers := []solver.Color{0, 0, l.Tubes[0][1], 0, 0} // tube 3 waits for red
 	g := NewGame(l, nil, covers, Rules{})
 	if got, want := view(t, g), "2: g r | r | curtain:r | |"; got != want {
@@ -99,10 +103,7 @@ func TestCurtainOpensWhenItsColourIsComplete(t *testing.T) {
 }
 
 func TestSamplesAgreeWithCounts(t *testing.T) {
-	l, err := solver.ParseCompact("3: ? ? red | ? ? blue | red | blue blue | |")
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := mustLevel(t, "3: ? ? red | ? ? blue | red | blue blue | |")
 	b, err := Belief(l, Rules{})
 	if err != nil {
 		t.Fatal(err)

@@ -30,10 +30,10 @@ func bruteForce(g *Game, limit int) int {
 			}
 			for a := range p.Tubes {
 				for b := range p.Tubes {
-					c := p.Clone()
 					if a == b {
 						continue
 					}
+					c := p.Clone()
 					if _, _, err := c.Pour(a, b); err != nil {
 						continue
 					}
@@ -104,15 +104,6 @@ func smallGames(t *testing.T) map[string]*Game {
 		games[fmt.Sprintf("deal %d", i)] = NewGame(l, hide, nil, Rules{Carry: i%3 == 2})
 	}
 	return games
-}
-
-func mustLevel(t *testing.T, s string) *solver.Level {
-	t.Helper()
-	l, err := solver.ParseCompact(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return l
 }
 
 func TestOracleMatchesBruteForce(t *testing.T) {
