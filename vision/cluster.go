@@ -300,3 +300,41 @@ const (
 	maxHiddenLooks   = 4
 	hiddenLookChroma = 15
 )
+
+// missedGlyphs proposes the reading in which the units that look like the hidden units found
+// by their glyphs are hidden too: a glare stripe or a JPEG's blur over a glyph hides it from
+// its unit's sample, and the box then reads as a dark colour. A unit is taken when it lies
+// within hiddenTightDE of the hidden units' median colour, is not its tube's top, and lies
+// under no visible unit of another look. It returns nil when no unit is found hidden, or no
+// more would be.
+func missedGlyphs(samples []unitSample, counts []int) []unitSample {
+	var fills []lab
+	for _, s := range samples {
+		if s.hidden {
+			fills = append(fills, s.color)
+		}
+	}
+	if len(fills) == 0 {
+		return nil
+	}
+	fill := medianOf(fills)
+	like := func(s unitSample) bool { return s.hidden || deltaE(s.color, fill) < hiddenTightDE }
+	out := slices.Clone(samples)
+	added := 0
+	k := 0
+	for _, n := range counts {
+		// Hidden units lie at the bottom of a tube, under every visible unit: the run of
+		// units like the hidden ones from the bottom, short of the top.
+		for j := 0; j < n-1 && like(samples[k+j]); j++ {
+			if !out[k+j].hidden {
+				out[k+j].hidden = true
+				added++
+			}
+		}
+		k += n
+	}
+	if added == 0 {
+		return nil
+	}
+	return out
+}

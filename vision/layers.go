@@ -39,6 +39,12 @@ type column struct {
 	// glyphGaps are runs of hidden units whose glyphs were counted: each holds that many
 	// units, a rhythm independent of the colour changes.
 	glyphGaps []glyphRun
+	// runs are the colours of the liquid's long runs, bottom first.
+	runs []lab
+	// pale is the long run right above the liquid's top when it looks like what surrounds the
+	// tube yet ends below the box's top, under a colour change: a liquid near the
+	// background's colour, or the glass. Its y1 is 0 when there is none.
+	pale segment
 }
 
 // glyphRun is a run of hidden units: its height and the number of glyphs drawn on it.
@@ -262,16 +268,31 @@ func (f *frame) readColumn(b image.Rectangle, room [2]int) column {
 			last = i
 		}
 	}
-	if first < 0 || last < 0 {
+	if first < 0 {
+		return col
+	}
+	if last < 0 {
+		// Nothing liquid: the run on the bottom may still be a liquid near the background's
+		// colour, when a colour change ends it.
+		if s := segs[first]; s.y0 > lid && first+1 < len(segs) {
+			col.pale = s
+		}
 		return col
 	}
 	col.bottom, col.top = segs[first].y1, segs[first].y0
+	col.runs = append(col.runs, segs[first].color)
 	for _, s := range segs[first+1 : last+1] {
 		if s.short {
 			continue
 		}
 		col.bounds = append(col.bounds, (col.top+s.y1)/2)
 		col.top = s.y0
+		col.runs = append(col.runs, s.color)
+	}
+	if i := slices.IndexFunc(segs[last+1:], func(s segment) bool { return !s.short }); i >= 0 {
+		if s := segs[last+1+i]; s.y0 > lid && last+2+i < len(segs) {
+			col.pale = s
+		}
 	}
 	prev := col.bottom
 	for _, y := range append(slices.Clone(col.bounds), col.top) {
@@ -585,9 +606,92 @@ func (f *frame) sampleUnit(r image.Rectangle) unitSample {
 			n++
 		}
 	}
-	share := float64(light) / float64(n)
 	// A glare stripe down a dark liquid is light too, but in every row of the same columns;
-	// a glyph's strokes bend and break.
-	stripe := slices.ContainsFunc(lit, func(k int) bool { return float64(k) >= stripeRows*float64(r.Dy()) })
-	return unitSample{color: c, hidden: !stripe && c.Chroma() < hiddenMaxChroma && c.L < hiddenMaxL && share > minGlyphShare && share < maxGlyphShare}
+	// a glyph's strokes bend and break. The stripe's columns, and stripeMargin beside them
+	// (its soft edges), are left out: what light remains is a glyph's.
+	out := make([]bool, len(lit))
+	for x, k := range lit {
+		if float64(k) >= stripeRows*float64(r.Dy()) {
+			for d := -stripeMargin; d <= stripeMargin; d++ {
+				if x+d >= 0 && x+d < len(out) {
+					out[x+d] = true
+				}
+			}
+		}
+	}
+	kept := 0
+	for x, k := range lit {
+		if out[x] {
+			light -= k
+			n -= r.Dy()
+		} else {
+			kept++
+		}
+	}
+	if 2*kept < len(lit) {
+		return unitSample{color: c} // mostly stripe: no glyph to tell
+	}
+	share := float64(light) / float64(n)
+	return unitSample{color: c, hidden: c.Chroma() < hiddenMaxChroma && c.L < hiddenMaxL && share > minGlyphShare && share < maxGlyphShare}
 }
+
+// stripeMargin is how many columns beside a glare stripe are left out of a glyph's count.
+const stripeMargin = 2
+
+// raisePaleTops adds to a tube's liquid the run right above it that the reader took for the
+// glass because it looks like what surrounds the tube (a liquid near the background's colour,
+// on top). Such a run is liquid when it is whole units tall (its top a colour change below the
+// tube's top, where the glass begins), keeps the tube within the units the other tubes hold,
+// looks like no glass the tubes show, and has the colour of liquid seen elsewhere, where it lies
+// between other liquids (a colour shown only on tops stays unread, and the count rule refuses
+// the reading). It returns the number of tubes raised.
+func raisePaleTops(cols []column, unit float64, glass func([]column) []lab) int {
+	if unit <= 0 {
+		return 0
+	}
+	most := 0
+	for _, c := range cols {
+		most = max(most, unitsIn(c, unit))
+	}
+	raised := 0
+	for i := range cols {
+		c := &cols[i]
+		if c.curtain || c.pale.y1 == 0 {
+			continue
+		}
+		top := c.top
+		if c.empty() {
+			top = c.pale.y1
+		}
+		h := float64(top-c.pale.y0) / unit
+		k := math.Round(h)
+		if k < 1 || h-k < -gapFit || h-k >= tallTop || unitsIn(*c, unit)+int(k) > most {
+			continue
+		}
+		// The glass as the other tubes show it (this one may be the only one read empty).
+		others := slices.Clone(cols)
+		others[i] = column{box: c.box, curtain: true}
+		if slices.ContainsFunc(glass(others), func(g lab) bool { return deltaE(c.pale.color, g) < glassDE }) {
+			continue
+		}
+		seen := slices.ContainsFunc(cols, func(o column) bool {
+			return slices.ContainsFunc(o.runs, func(r lab) bool { return deltaE(r, c.pale.color) < paleMatchDE })
+		})
+		if !seen {
+			continue
+		}
+		if c.empty() {
+			c.bottom = c.pale.y1
+		} else {
+			c.bounds = append(c.bounds, (c.top+c.pale.y1)/2)
+		}
+		c.runs = append(c.runs, c.pale.color)
+		c.top = c.pale.y0
+		c.pale = segment{}
+		raised++
+	}
+	return raised
+}
+
+// paleMatchDE is how close (CIEDE2000) a pale top must look to a liquid seen elsewhere.
+const paleMatchDE = 7

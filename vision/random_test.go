@@ -111,10 +111,11 @@ func readScene(t testing.TB, seed uint64, noPuzzle bool, fixed map[string]string
 		res.right = !res.noPuzzle && r.Level.Canonical() == sc.Truth.Level.Canonical()
 	}
 	// A position already finished is nothing to solve: refusing it as no_puzzle is right. One
-	// whose every tube is full allows no pour (the renderer deals some; no game does): a
-	// reading of it right to the unit is exact, refused for that or not.
+	// whose every uncovered tube is full allows no pour, a covered tube taking none either
+	// (the renderer deals some; no game does): a reading of it right to the unit is exact,
+	// refused for that or not.
 	finished := !res.noPuzzle && sc.Truth.Level.Solved() && !sc.Truth.Level.HasHidden() && !sc.Truth.Level.HasCurtains()
-	dead := !res.noPuzzle && !sc.Truth.Level.HasCurtains() && spareTubes(sc.Truth.Level) == 0
+	dead := !res.noPuzzle && spareTubes(sc.Truth.Level) == 0
 	switch {
 	case finished && res.code == solver.CodeNoPuzzle:
 		res.outcome, res.why = exact, fmt.Sprint(err)

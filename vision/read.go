@@ -421,6 +421,7 @@ func (f *frame) readLayout(l *tubeLayout, r *Reading, out *[]column) error {
 		return solver.Errorf(solver.CodeNoPuzzle, "no water-sort level found: %d tube-shaped outlines but no liquid in any", len(boxes))
 	}
 	unit, misfit := unitHeight(cols)
+	raisePaleTops(cols, unit, f.glassSeen)
 	if misfit > maxMisfit {
 		r.doubt(1-misfitWeight*misfit, "%.0f%% of the layers are not whole multiples of one unit", 100*misfit)
 	}
@@ -465,6 +466,14 @@ func (f *frame) readLayout(l *tubeLayout, r *Reading, out *[]column) error {
 		return rr, err
 	}
 	got, err := read(samples, false)
+	if solver.ErrorCode(err) == solver.CodeLowConfidence {
+		// Some hidden units told by their glyphs, others that look like them by none.
+		if hid := missedGlyphs(samples, counts); hid != nil {
+			if alt, aerr := read(hid, false); aerr == nil {
+				got, err = alt, nil
+			}
+		}
+	}
 	if solver.ErrorCode(err) == solver.CodeLowConfidence && !slices.ContainsFunc(samples, func(s unitSample) bool { return s.hidden }) {
 		// Hidden units drawn without a glyph look like one more colour: one that breaks the
 		// count rule and never shows on a tube's top. Read as hidden, it may keep the rules.
@@ -481,9 +490,10 @@ func (f *frame) readLayout(l *tubeLayout, r *Reading, out *[]column) error {
 			}
 		}
 	}
-	if err == nil && spareTubes(got.Level) == 0 && !got.Level.HasCurtains() {
+	if err == nil && spareTubes(got.Level) == 0 {
 		// Doubted on the reading kept (its hidden units told by glyphs or by the rules), so
-		// that the reading refused is the one the image shows.
+		// that the reading refused is the one the image shows. A covered tube takes no pour
+		// either, in or out, until its colour is complete in view.
 		got.doubt(brokenConfidence, "every tube is full, so no pour is possible: a level leaves room to pour, and a tube with room was missed")
 		err = got.lowConfidence()
 	}

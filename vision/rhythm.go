@@ -206,7 +206,25 @@ func (f *frame) dropGlassTops(cols []column, rooms [][2]int) {
 		// than a level has. So with one such tube, a tube all of it is glass.
 		sharedWhole = layered > 0
 	}
+	// Two tubes that are one colour up to their top and look alike cannot both be full of a
+	// liquid (a colour fills one tube, and games draw no two colours this alike): they are
+	// empty tubes of tinted glass.
+	twins := map[int]bool{}
+	for i, c := range cols {
+		if c.curtain || c.empty() || len(c.bounds) > 0 || !reaches(c) {
+			continue
+		}
+		for j := range i {
+			o := cols[j]
+			if !o.curtain && !o.empty() && len(o.bounds) == 0 && reaches(o) && deltaE(tops[i], tops[j]) < twinDE {
+				twins[i], twins[j] = true, true
+			}
+		}
+	}
 	isGlass := func(i int) bool {
+		if twins[i] {
+			return true
+		}
 		// A tube that is all one colour is taken for an empty one only on glass seen
 		// directly, or on the shared top by the count above: most tubes full of one colour
 		// each share no glass.
@@ -225,6 +243,8 @@ func (f *frame) dropGlassTops(cols []column, rooms [][2]int) {
 		if n := len(c.bounds); n > 0 {
 			c.top = c.bounds[n-1]
 			c.bounds = c.bounds[:n-1]
+			c.runs = c.runs[:n]
+			c.pale = segment{}
 		} else {
 			*c = column{box: c.box}
 		}
