@@ -142,6 +142,7 @@ type hypothesis struct {
 	reading *Reading
 	err     error
 	cols    []column
+	strange int // empty boxes unlike the layout's empty tubes
 }
 
 // verified reports whether the reading keeps every rule of a level with confidence.
@@ -157,10 +158,11 @@ func (h *hypothesis) units() int {
 }
 
 // plausibility ranks verified readings: the confidence, less a little for every empty tube
-// beyond the two most levels have (a doodle between two tubes reads as an empty one).
+// beyond the two most levels have (a doodle between two tubes reads as an empty one), and for
+// every empty box unlike the layout's empty tubes.
 func (h *hypothesis) plausibility() float64 {
 	empty := countFunc(h.reading.Level.Tubes, func(t []solver.Color) bool { return len(t) == 0 })
-	return h.reading.Confidence - surplusEmptyCost*float64(max(0, empty-usualEmpty))
+	return h.reading.Confidence - surplusEmptyCost*float64(max(0, empty-usualEmpty)) - strangeEmptyCost*float64(h.strange)
 }
 
 // Levels start with usualEmpty empty tubes, and a position never has more empty tubes than its
@@ -168,6 +170,7 @@ func (h *hypothesis) plausibility() float64 {
 const (
 	usualEmpty       = 2
 	surplusEmptyCost = 0.05
+	strangeEmptyCost = 0.05 // each empty box unlike the layout's empty tubes (strangeEmpties)
 )
 
 // layouts are the first hypotheses, from the outlines: the largest set of alike boxes among
@@ -229,6 +232,9 @@ func (f *frame) read(base Reading) (*Reading, error) {
 				hs = append(hs, f.interpret(v, base))
 			}
 			if v, ok := f.withoutStrayRows(h, cands); ok {
+				hs = append(hs, f.interpret(v, base))
+			}
+			if v, ok := f.withoutStrangeEmpties(h, cands); ok {
 				hs = append(hs, f.interpret(v, base))
 			}
 		}
@@ -379,6 +385,85 @@ const (
 	strayRowGap  = 1.0
 )
 
+// strangeEmpties are the boxes read empty that look like none of the layout's other empty
+// tubes, when those look alike: an empty tube is drawn alike wherever it stands (emptyMatch),
+// so a box whose grey levels correlate below strangeMatch with each of them is a title, a
+// button or a doodle's frame read as a tube. It returns nil unless two other empty tubes
+// agree.
+func (f *frame) strangeEmpties(cols []column) []image.Rectangle {
+	var empties []image.Rectangle
+	for _, c := range cols {
+		if c.empty() && !c.curtain {
+			if b := f.clip(c.box); b.Dx() >= 4 && b.Dy() >= 4 {
+				empties = append(empties, b)
+			}
+		}
+	}
+	if len(empties) < 3 {
+		return nil
+	}
+	// match correlates two boxes at the first's size, the second's place.
+	match := func(a, b image.Rectangle) float64 {
+		at := image.Rect(b.Min.X, b.Min.Y, b.Min.X+a.Dx(), b.Min.Y+a.Dy())
+		if !at.In(f.bounds()) {
+			return 0
+		}
+		return f.grayNCC(a, at)
+	}
+	m := make([][]float64, len(empties))
+	for i, a := range empties {
+		m[i] = make([]float64, len(empties))
+		for j, b := range empties {
+			if i != j {
+				m[i][j] = match(a, b)
+			}
+		}
+	}
+	var out []image.Rectangle
+	for i, e := range empties {
+		strange, agree := true, false
+		for j := range empties {
+			if j == i {
+				continue
+			}
+			if m[j][i] >= strangeMatch {
+				strange = false
+			}
+			for k := range empties {
+				if k != i && k != j && m[j][k] >= emptyMatch {
+					agree = true
+				}
+			}
+		}
+		if strange && agree {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+const strangeMatch = 0.5
+
+// withoutStrangeEmpties is the layout less its strange empty boxes (see strangeEmpties). It
+// reports false when there are none.
+func (f *frame) withoutStrangeEmpties(h *hypothesis, cands []image.Rectangle) (tubeLayout, bool) {
+	if h.cols == nil {
+		return tubeLayout{}, false
+	}
+	strange := f.strangeEmpties(h.cols)
+	if len(strange) == 0 {
+		return tubeLayout{}, false
+	}
+	var rows [][]image.Rectangle
+	for _, row := range h.rows {
+		kept := slices.DeleteFunc(slices.Clone(row), func(b image.Rectangle) bool { return slices.Contains(strange, f.clip(b)) })
+		if len(kept) > 0 {
+			rows = append(rows, kept)
+		}
+	}
+	return f.withCurtains(h.cue+", empty boxes unlike the empty tubes left out", rows, cands), true
+}
+
 // interpret reads one layout: each tube's liquid, the unit height, the units and their
 // colours, and checks the level they make.
 func (f *frame) interpret(l tubeLayout, base Reading) *hypothesis {
@@ -388,6 +473,7 @@ func (f *frame) interpret(l tubeLayout, base Reading) *hypothesis {
 	h.err = f.readLayout(&h.tubeLayout, &r, &h.cols)
 	if h.err == nil || solver.ErrorCode(h.err) == solver.CodeLowConfidence {
 		h.reading = &r
+		h.strange = len(f.strangeEmpties(h.cols))
 	}
 	return h
 }

@@ -20,6 +20,7 @@ func TestOnceRefused(t *testing.T) {
 		{55000636, "two empty tubes of tinted glass, each taken for a full tube of one colour"},
 		{55000514, "hidden boxes with a glare stripe down their middle, glyph beside it"},
 		{55000445, "hidden boxes, some glyphs told, the others under a glare stripe"},
+		{55000674, "an empty tube with no outline found, inside its row: it looks like the row's empty tubes"},
 	} {
 		scene, err := render.Random(tc.seed)
 		if err != nil {

@@ -101,8 +101,9 @@ func (f *frame) completeRows(l tubeLayout, cands []image.Rectangle) (tubeLayout,
 
 // holdsTube reports whether place b, at a row's pitch, holds a tube: liquid rests on its
 // bottom; or, beyond the board's ends (where buttons and doodles stand), an outline of just a
-// tube's size and place stands there; or, inside the board, a candidate as tall as the row's tubes and at most two of them wide covers it (an
-// outline merged with a neighbour's, or broken).
+// tube's size and place stands there; or, inside the board, a candidate as tall as the row's
+// tubes and at most two of them wide covers it (an outline merged with a neighbour's, or
+// broken), or it looks like an empty tube of the row.
 func (f *frame) holdsTube(b image.Rectangle, cands []image.Rectangle, row []image.Rectangle, end bool) bool {
 	if !f.readColumn(b, room(append(slices.Clone(row), b), b)).empty() {
 		return true
@@ -118,6 +119,19 @@ func (f *frame) holdsTube(b image.Rectangle, cands []image.Rectangle, row []imag
 	for _, c := range cands {
 		in := c.Intersect(b)
 		if float64(in.Dx()*in.Dy()) >= placeCover*float64(b.Dx()*b.Dy()) && near(c.Dy(), b.Dy(), placeHeightTol) && c.Dx() <= 2*b.Dx()+b.Dx()/4 {
+			return true
+		}
+	}
+	// An empty tube is drawn alike wherever it stands (see emptyMatch): a place in the row
+	// that looks like one of the row's empty tubes holds one, its outline lost.
+	for _, e := range row {
+		e = f.clip(e)
+		if e.Dx() < 4 || e.Dy() < 4 || !f.readColumn(e, room(row, e)).empty() {
+			continue
+		}
+		x0 := int(math.Round(centreX(b) - float64(e.Dx())/2))
+		at := image.Rect(x0, e.Min.Y, x0+e.Dx(), e.Max.Y)
+		if at.In(f.bounds()) && f.grayNCC(e, at) >= emptyMatch {
 			return true
 		}
 	}

@@ -29,6 +29,8 @@ func TestOnceSilentlyWrong(t *testing.T) {
 		{17000362, false, "every unit of a frosted tube's layers read as two, in tubes of 8 for 4"},
 		{17000587, false, "a late position of whole tubes beside a curtain read in units a fifth too short: no boundary shows a unit's height"},
 		{15000317, false, "the glass at each tube's bottom taken for one hidden unit in every tube"},
+		{57000736, true, "the title's frame read as an empty tube in a row of its own, unlike the three empty tubes"},
+		{57000616, true, "an empty box unlike the empty tubes, in place of the empty tube at a row's end"},
 		{13000105, false, "two curtains named by their lanterns' gold frames, not the colours in the panes; every open tube full, so no pour"},
 		{1000017, true, "a tube of hidden units under a colour taken for a curtain: dark boxes for cloth, the colour for a lantern"},
 		{13000394, false, "a lid over one tube taken for hidden units told by the rules alone"},
