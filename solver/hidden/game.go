@@ -196,30 +196,39 @@ func (g *Game) Pour(from, to int) (solver.Move, int, error) {
 // many as the counts leave over when it was the last curtain, else as many as can be.
 func (g *Game) openCurtains() int {
 	opened := -1
-	for i, c := range g.Covers {
-		if c == 0 || !g.complete(c) {
-			continue
-		}
-		if g.Tubes[i] == nil {
-			closed := 0
-			for j := range g.Tubes {
-				if g.Covers[j] != 0 && g.Tubes[j] == nil {
-					closed++
-				}
+	// An opened curtain may show a complete colour that opens another: repeat until none
+	// opens, as the oracle does.
+	for again := true; again; {
+		again = false
+		for i, c := range g.Covers {
+			if c != 0 && g.complete(c) {
+				g.open(i)
+				opened, again = i, true
 			}
-			_, covered, _ := g.unseen()
-			if closed > 1 {
-				covered = min(covered, g.Capacity)
-			}
-			g.Tubes[i], g.Shown[i] = make([]solver.Color, covered), make([]bool, covered)
 		}
-		g.Covers[i] = 0
-		for j := range g.Shown[i] {
-			g.Shown[i][j] = true
-		}
-		opened = i
 	}
 	return opened
+}
+
+// open opens the curtain over tube i.
+func (g *Game) open(i int) {
+	if g.Tubes[i] == nil {
+		closed := 0
+		for j := range g.Tubes {
+			if g.Covers[j] != 0 && g.Tubes[j] == nil {
+				closed++
+			}
+		}
+		_, covered, _ := g.unseen()
+		if closed > 1 {
+			covered = min(covered, g.Capacity)
+		}
+		g.Tubes[i], g.Shown[i] = make([]solver.Color, covered), make([]bool, covered)
+	}
+	g.Covers[i] = 0
+	for j := range g.Shown[i] {
+		g.Shown[i][j] = true
+	}
 }
 
 // complete reports whether some open tube is full of colour c, every unit showing.

@@ -102,6 +102,23 @@ func TestCurtainOpensWhenItsColourIsComplete(t *testing.T) {
 	}
 }
 
+// TestCurtainsOpenInTurn: a curtain that opens may complete the colour another waits for,
+// wherever that one stands; both open on the same pour.
+func TestCurtainsOpenInTurn(t *testing.T) {
+	l := mustLevel(t, "2: b r | r | b | g g |")
+	red, green := l.Tubes[1][0], l.Tubes[3][0]
+	g := NewGame(l, nil, []solver.Color{0, 0, green, red, 0}, Rules{})
+	if got, want := view(t, g), "2: b r | r | curtain:g | curtain:r |"; got != want {
+		t.Fatalf("view: got %q, want %q", got, want)
+	}
+	if _, _, err := g.Pour(0, 1); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := view(t, g), "2: b | r r | b | g g |"; got != want {
+		t.Errorf("view: got %q, want %q (red completes, its curtain shows green complete, which opens the first)", got, want)
+	}
+}
+
 func TestSamplesAgreeWithCounts(t *testing.T) {
 	l := mustLevel(t, "3: ? ? red | ? ? blue | red | blue blue | |")
 	b, err := Belief(l, Rules{})
