@@ -304,9 +304,9 @@ const (
 // missedGlyphs proposes the reading in which the units that look like the hidden units found
 // by their glyphs are hidden too: a glare stripe or a JPEG's blur over a glyph hides it from
 // its unit's sample, and the box then reads as a dark colour. A unit is taken when it lies
-// within hiddenTightDE of the hidden units' median colour, is not its tube's top, and lies
-// under no visible unit of another look. It returns nil when no unit is found hidden, or no
-// more would be.
+// within hiddenTightDE of the hidden units' median colour (or is hidden already), is not its
+// tube's top, and every unit under it is taken too: hidden units lie at a tube's bottom,
+// under its visible ones. It returns nil when no unit is found hidden, or no more would be.
 func missedGlyphs(samples []unitSample, counts []int) []unitSample {
 	var fills []lab
 	for _, s := range samples {

@@ -640,11 +640,13 @@ const stripeMargin = 2
 
 // raisePaleTops adds to a tube's liquid the run right above it that the reader took for the
 // glass because it looks like what surrounds the tube (a liquid near the background's colour,
-// on top). Such a run is liquid when it is whole units tall (its top a colour change below the
-// tube's top, where the glass begins), keeps the tube within the units the other tubes hold,
-// looks like no glass the tubes show, and has the colour of liquid seen elsewhere, where it lies
-// between other liquids (a colour shown only on tops stays unread, and the count rule refuses
-// the reading). It returns the number of tubes raised.
+// on top, or alone in a tube read empty). Such a run is liquid when it is whole units tall
+// (its top a colour change below the tube's top, where the glass begins), keeps the tube
+// within the units the fullest tube holds, looks like no glass the other tubes show, and has
+// the colour (within paleMatchDE) of a run the reader did take for liquid in some tube (a
+// colour near the background's is taken where it lies between other liquids). A colour shown
+// only on such tops stays unread, and the count rule refuses the reading. It returns the
+// number of tubes raised.
 func raisePaleTops(cols []column, unit float64, glass func([]column) []lab) int {
 	if unit <= 0 {
 		return 0
