@@ -15,8 +15,9 @@
 //     colours is what the visible units leave over, including whole colours with no visible
 //     unit at all (anonymous colours, interchangeable until one of their units shows).
 //   - A covered tube (curtain) cannot be poured into or from until the colour it names is
-//     complete (a tube full of it); then it opens and all its units show. How many units it
-//     holds is unknown: the planner assumes the fewest anonymous colours the hidden units
+//     complete (a tube full of it); then it opens and all its units show (which may complete
+//     the colour another curtain names: that one opens too). How many units it holds is
+//     unknown: the planner assumes the fewest anonymous colours the hidden units
 //     need, and lets the curtains hold what the counts leave over, at most Capacity each.
 //
 // # Answers
