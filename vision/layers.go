@@ -670,16 +670,16 @@ func raisePaleTops(cols []column, unit float64, glass func([]column) []lab) int 
 		if k < 1 || h-k < -gapFit || h-k >= tallTop || unitsIn(*c, unit)+int(k) > most {
 			continue
 		}
-		// The glass as the other tubes show it (this one may be the only one read empty).
-		others := slices.Clone(cols)
-		others[i] = column{box: c.box, curtain: true}
-		if slices.ContainsFunc(glass(others), func(g lab) bool { return deltaE(c.pale.color, g) < glassDE }) {
-			continue
-		}
 		seen := slices.ContainsFunc(cols, func(o column) bool {
 			return slices.ContainsFunc(o.runs, func(r lab) bool { return deltaE(r, c.pale.color) < paleMatchDE })
 		})
 		if !seen {
+			continue
+		}
+		// The glass as the other tubes show it (this one may be the only one read empty).
+		others := slices.Clone(cols)
+		others[i] = column{box: c.box, curtain: true}
+		if slices.ContainsFunc(glass(others), func(g lab) bool { return deltaE(c.pale.color, g) < glassDE }) {
 			continue
 		}
 		if c.empty() {

@@ -142,7 +142,7 @@ type hypothesis struct {
 	reading *Reading
 	err     error
 	cols    []column
-	strange int // empty boxes unlike the layout's empty tubes
+	strange []image.Rectangle // empty boxes unlike the layout's empty tubes (strangeEmpties)
 }
 
 // verified reports whether the reading keeps every rule of a level with confidence.
@@ -162,7 +162,7 @@ func (h *hypothesis) units() int {
 // every empty box unlike the layout's empty tubes.
 func (h *hypothesis) plausibility() float64 {
 	empty := countFunc(h.reading.Level.Tubes, func(t []solver.Color) bool { return len(t) == 0 })
-	return h.reading.Confidence - surplusEmptyCost*float64(max(0, empty-usualEmpty)) - strangeEmptyCost*float64(h.strange)
+	return h.reading.Confidence - surplusEmptyCost*float64(max(0, empty-usualEmpty)) - strangeEmptyCost*float64(len(h.strange))
 }
 
 // Levels start with usualEmpty empty tubes, and a position never has more empty tubes than its
@@ -447,10 +447,7 @@ const strangeMatch = 0.5
 // withoutStrangeEmpties is the layout less its strange empty boxes (see strangeEmpties). It
 // reports false when there are none.
 func (f *frame) withoutStrangeEmpties(h *hypothesis, cands []image.Rectangle) (tubeLayout, bool) {
-	if h.cols == nil {
-		return tubeLayout{}, false
-	}
-	strange := f.strangeEmpties(h.cols)
+	strange := h.strange
 	if len(strange) == 0 {
 		return tubeLayout{}, false
 	}
@@ -473,8 +470,8 @@ func (f *frame) interpret(l tubeLayout, base Reading) *hypothesis {
 	h.err = f.readLayout(&h.tubeLayout, &r, &h.cols)
 	if h.err == nil || solver.ErrorCode(h.err) == solver.CodeLowConfidence {
 		h.reading = &r
-		h.strange = len(f.strangeEmpties(h.cols))
 	}
+	h.strange = f.strangeEmpties(h.cols)
 	return h
 }
 
