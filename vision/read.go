@@ -402,20 +402,13 @@ func (f *frame) strangeEmpties(cols []column) []image.Rectangle {
 	if len(empties) < 3 {
 		return nil
 	}
-	// match correlates two boxes at the first's size, the second's place.
-	match := func(a, b image.Rectangle) float64 {
-		at := image.Rect(b.Min.X, b.Min.Y, b.Min.X+a.Dx(), b.Min.Y+a.Dy())
-		if !at.In(f.bounds()) {
-			return 0
-		}
-		return f.grayNCC(a, at)
-	}
+	// m[i][j]: box i's grey levels against box j's place.
 	m := make([][]float64, len(empties))
 	for i, a := range empties {
 		m[i] = make([]float64, len(empties))
 		for j, b := range empties {
 			if i != j {
-				m[i][j] = match(a, b)
+				m[i][j] = f.nccAt(a, b.Min)
 			}
 		}
 	}

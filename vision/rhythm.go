@@ -63,6 +63,15 @@ func (f *frame) completeRows(l tubeLayout, cands []image.Rectangle) (tubeLayout,
 				lo, hi = min(lo, float64(other[0].Min.X)), max(hi, float64(other[len(other)-1].Max.X))
 			}
 		}
+		// The row's empty tubes, read once and only when a place inside the row needs them.
+		var empties []image.Rectangle
+		emptiesRead := false
+		rowEmpties := func() []image.Rectangle {
+			if !emptiesRead {
+				emptiesRead, empties = true, f.emptyBoxes(row)
+			}
+			return empties
+		}
 		var found []image.Rectangle
 		try := func(x float64, end bool) bool {
 			b := place(x)
@@ -70,7 +79,7 @@ func (f *frame) completeRows(l tubeLayout, cands []image.Rectangle) (tubeLayout,
 				return false
 			}
 			inBoard := float64(b.Min.X) >= lo-float64(tw)/4 && float64(b.Max.X) <= hi+float64(tw)/4
-			if !f.holdsTube(b, cands, row, end && !inBoard) {
+			if !f.holdsTube(b, cands, row, end && !inBoard, rowEmpties) {
 				return false
 			}
 			found = append(found, b)
@@ -103,8 +112,8 @@ func (f *frame) completeRows(l tubeLayout, cands []image.Rectangle) (tubeLayout,
 // bottom; or, beyond the board's ends (where buttons and doodles stand), an outline of just a
 // tube's size and place stands there; or, inside the board, a candidate as tall as the row's
 // tubes and at most two of them wide covers it (an outline merged with a neighbour's, or
-// broken), or it looks like an empty tube of the row.
-func (f *frame) holdsTube(b image.Rectangle, cands []image.Rectangle, row []image.Rectangle, end bool) bool {
+// broken), or it looks like one of the row's empty tubes (empties).
+func (f *frame) holdsTube(b image.Rectangle, cands []image.Rectangle, row []image.Rectangle, end bool, empties func() []image.Rectangle) bool {
 	if !f.readColumn(b, room(append(slices.Clone(row), b), b)).empty() {
 		return true
 	}
@@ -124,18 +133,25 @@ func (f *frame) holdsTube(b image.Rectangle, cands []image.Rectangle, row []imag
 	}
 	// An empty tube is drawn alike wherever it stands (see emptyMatch): a place in the row
 	// that looks like one of the row's empty tubes holds one, its outline lost.
-	for _, e := range row {
-		e = f.clip(e)
-		if e.Dx() < 4 || e.Dy() < 4 || !f.readColumn(e, room(row, e)).empty() {
-			continue
-		}
+	for _, e := range empties() {
 		x0 := int(math.Round(centreX(b) - float64(e.Dx())/2))
-		at := image.Rect(x0, e.Min.Y, x0+e.Dx(), e.Max.Y)
-		if at.In(f.bounds()) && f.grayNCC(e, at) >= emptyMatch {
+		if f.nccAt(e, image.Pt(x0, e.Min.Y)) >= emptyMatch {
 			return true
 		}
 	}
 	return false
+}
+
+// emptyBoxes are the boxes of the row (clipped to the frame, large enough to correlate) that
+// hold no liquid.
+func (f *frame) emptyBoxes(row []image.Rectangle) []image.Rectangle {
+	var out []image.Rectangle
+	for _, e := range row {
+		if e = f.clip(e); e.Dx() >= 4 && e.Dy() >= 4 && f.readColumn(e, room(row, e)).empty() {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // medianWidth is the median width of the boxes.
@@ -401,15 +417,22 @@ func (f *frame) emptyBeyondEnds(rows [][]image.Rectangle, cols []column) int {
 		for _, x := range []float64{centreX(row[0]) - pitch, centreX(row[len(row)-1]) + pitch} {
 			x0 := int(math.Round(x - float64(tpl.Dx())/2))
 			at := image.Rect(x0, row[0].Min.Y, x0+tpl.Dx(), row[0].Min.Y+tpl.Dy())
-			if !at.In(f.bounds()) || overlapsAny(at, all) {
-				continue
-			}
-			if f.grayNCC(tpl, at) >= emptyMatch {
+			if !overlapsAny(at, all) && f.nccAt(tpl, at.Min) >= emptyMatch {
 				n++
 			}
 		}
 	}
 	return n
+}
+
+// nccAt correlates the frame's grey levels in tpl with those in the rectangle of tpl's size
+// whose top-left corner is at; 0 where that rectangle leaves the frame.
+func (f *frame) nccAt(tpl image.Rectangle, at image.Point) float64 {
+	b := tpl.Sub(tpl.Min).Add(at)
+	if !b.In(f.bounds()) {
+		return 0
+	}
+	return f.grayNCC(tpl, b)
 }
 
 // grayNCC is the normalised cross-correlation of the frame's grey levels in two rectangles of
