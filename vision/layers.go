@@ -45,6 +45,9 @@ type column struct {
 	// tube yet ends below the box's top, under a colour change: a liquid near the
 	// background's colour, or the glass. Its y1 is 0 when there is none.
 	pale segment
+	// paleAbove is the colour of the long run right above pale (the glass, when pale is
+	// liquid).
+	paleAbove lab
 }
 
 // glyphRun is a run of hidden units: its height and the number of glyphs drawn on it.
@@ -275,7 +278,7 @@ func (f *frame) readColumn(b image.Rectangle, room [2]int) column {
 		// Nothing liquid: the run on the bottom may still be a liquid near the background's
 		// colour, when a colour change ends it.
 		if s := segs[first]; s.y0 > lid && first+1 < len(segs) {
-			col.pale = s
+			col.pale, col.paleAbove = s, runAbove(segs, first)
 		}
 		return col
 	}
@@ -291,7 +294,7 @@ func (f *frame) readColumn(b image.Rectangle, room [2]int) column {
 	}
 	if i := slices.IndexFunc(segs[last+1:], func(s segment) bool { return !s.short }); i >= 0 {
 		if s := segs[last+1+i]; s.y0 > lid && last+2+i < len(segs) {
-			col.pale = s
+			col.pale, col.paleAbove = s, runAbove(segs, last+1+i)
 		}
 	}
 	prev := col.bottom
@@ -302,6 +305,15 @@ func (f *frame) readColumn(b image.Rectangle, room [2]int) column {
 		prev = y
 	}
 	return col
+}
+
+// runAbove is the colour of the first long run above segs[i] (of the next run when all above
+// are short).
+func runAbove(segs []segment, i int) lab {
+	if j := slices.IndexFunc(segs[i+1:], func(s segment) bool { return !s.short }); j >= 0 {
+		return segs[i+1+j].color
+	}
+	return segs[i+1].color
 }
 
 // Hidden units are dark neutral boxes with a light glyph ("?") on each.
@@ -644,22 +656,26 @@ const stripeMargin = 2
 // (its top a colour change below the tube's top, where the glass begins), keeps the tube
 // within the units the fullest tube holds, looks like no glass the other tubes show, and has
 // the colour (within paleMatchDE) of a run the reader did take for liquid in some tube (a
-// colour near the background's is taken where it lies between other liquids). A colour shown
-// only on such tops stays unread, and the count rule refuses the reading. It returns the
-// number of tubes raised.
-func raisePaleTops(cols []column, unit float64, glass func([]column) []lab) int {
+// colour near the background's is taken where it lies between other liquids).
+//
+// Runs in colours seen nowhere else, whole units under glass (the run above them looks like
+// the glass), may be a whole colour near the glass, missed, which leaves the counts intact:
+// with unseenToo they are raised too, for the count rule to check as any colour; without,
+// their tubes are returned in unseen. It returns the number of tubes raised.
+func raisePaleTops(cols []column, unit float64, glass func([]column) []lab, unseenToo bool) (raised int, unseen []int) {
 	if unit <= 0 {
-		return 0
+		return 0, nil
 	}
 	most := 0
 	for _, c := range cols {
 		most = max(most, unitsIn(c, unit))
 	}
-	raised := 0
-	for i := range cols {
-		c := &cols[i]
+	// whole is the units the pale run of tube i adds, 0 when it is no whole units or would
+	// fill the tube beyond the fullest.
+	whole := func(i int) int {
+		c := cols[i]
 		if c.curtain || c.pale.y1 == 0 {
-			continue
+			return 0
 		}
 		top := c.top
 		if c.empty() {
@@ -667,32 +683,77 @@ func raisePaleTops(cols []column, unit float64, glass func([]column) []lab) int 
 		}
 		h := float64(top-c.pale.y0) / unit
 		k := math.Round(h)
-		if k < 1 || h-k < -gapFit || h-k >= tallTop || unitsIn(*c, unit)+int(k) > most {
+		if k < 1 || h-k < -gapFit || h-k >= tallTop || unitsIn(c, unit)+int(k) > most {
+			return 0
+		}
+		return int(k)
+	}
+	// masked is the columns with tubes i covered: the glass as the others show it.
+	masked := func(is ...int) []column {
+		others := slices.Clone(cols)
+		for _, i := range is {
+			others[i] = column{box: cols[i].box, curtain: true}
+		}
+		return others
+	}
+	looksGlass := func(c lab, glasses []lab) bool {
+		return slices.ContainsFunc(glasses, func(g lab) bool { return deltaE(c, g) < glassDE })
+	}
+	for i := range cols {
+		if whole(i) == 0 {
 			continue
 		}
+		c := &cols[i]
 		seen := slices.ContainsFunc(cols, func(o column) bool {
 			return slices.ContainsFunc(o.runs, func(r lab) bool { return deltaE(r, c.pale.color) < paleMatchDE })
 		})
 		if !seen {
+			// Under glass: a colour change at least a unit below the tube's top (a rim, a
+			// cork or the headroom of a full tube is shorter), to a colour unlike it.
+			if float64(c.pale.y0-c.box.Min.Y) >= unit && deltaE(c.pale.color, c.paleAbove) >= glassDE {
+				unseen = append(unseen, i)
+			}
 			continue
 		}
 		// The glass as the other tubes show it (this one may be the only one read empty).
-		others := slices.Clone(cols)
-		others[i] = column{box: c.box, curtain: true}
-		if slices.ContainsFunc(glass(others), func(g lab) bool { return deltaE(c.pale.color, g) < glassDE }) {
+		if looksGlass(c.pale.color, glass(masked(i))) {
 			continue
 		}
-		if c.empty() {
-			c.bottom = c.pale.y1
-		} else {
-			c.bounds = append(c.bounds, (c.top+c.pale.y1)/2)
-		}
-		c.runs = append(c.runs, c.pale.color)
-		c.top = c.pale.y0
-		c.pale = segment{}
+		raise(c)
 		raised++
 	}
-	return raised
+	if len(unseen) == 0 {
+		return raised, nil
+	}
+	// The glass as the tubes without such a top show it: an empty tube whose only run is one
+	// of them shows that colour, not the glass.
+	glasses := glass(masked(unseen...))
+	unseen = slices.DeleteFunc(unseen, func(i int) bool {
+		return !looksGlass(cols[i].paleAbove, glasses) || looksGlass(cols[i].pale.color, glasses)
+	})
+	if len(unseen) == 0 {
+		return raised, nil
+	}
+	if !unseenToo {
+		return raised, unseen
+	}
+	for _, i := range unseen {
+		raise(&cols[i])
+		raised++
+	}
+	return raised, nil
+}
+
+// raise adds a column's pale run to its liquid.
+func raise(c *column) {
+	if c.empty() {
+		c.bottom = c.pale.y1
+	} else {
+		c.bounds = append(c.bounds, (c.top+c.pale.y1)/2)
+	}
+	c.runs = append(c.runs, c.pale.color)
+	c.top = c.pale.y0
+	c.pale = segment{}
 }
 
 // paleMatchDE is how close (CIEDE2000) a pale top must look to a liquid seen elsewhere.

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/decant/decant/solver"
@@ -72,8 +73,13 @@ const (
 	headroomSlack = 0.2
 )
 
-// minReadCapacity is the fewest units a tube is read to hold (see readUnits).
-const minReadCapacity = 3
+// minReadCapacity and maxReadCapacity are the fewest and most units a tube is read to hold
+// with confidence: games deal tubes of 3 to 7 (design/DOMAIN.md). A reading of more splits
+// each layer into several units (a unit height taken from a glyph, a stripe or a shading).
+const (
+	minReadCapacity = 3
+	maxReadCapacity = 7
+)
 
 // minTubeWidth is the narrowest tube, in the image's pixels, read with confidence.
 const minTubeWidth = 20
@@ -117,6 +123,10 @@ type tubeLayout struct {
 	cue      string // what found it, for the reasons
 	rows     [][]image.Rectangle
 	curtains []curtain
+	// raiseUnseen reads runs in colours seen nowhere else, whole units under the glass, as
+	// liquid (raisePaleTops); unseen is the number of tubes showing such runs, set when read.
+	raiseUnseen bool
+	unseen      int
 }
 
 // boxes is the layout's boxes in reading order.
@@ -143,6 +153,7 @@ type hypothesis struct {
 	err     error
 	cols    []column
 	strange []image.Rectangle // empty boxes unlike the layout's empty tubes (strangeEmpties)
+	stray   int               // empty boxes in rows beside the board (withoutStrayRows)
 }
 
 // verified reports whether the reading keeps every rule of a level with confidence.
@@ -159,10 +170,10 @@ func (h *hypothesis) units() int {
 
 // plausibility ranks verified readings: the confidence, less a little for every empty tube
 // beyond the two most levels have (a doodle between two tubes reads as an empty one), and for
-// every empty box unlike the layout's empty tubes.
+// every empty box unlike the layout's empty tubes or in a row beside the board.
 func (h *hypothesis) plausibility() float64 {
 	empty := countFunc(h.reading.Level.Tubes, func(t []solver.Color) bool { return len(t) == 0 })
-	return h.reading.Confidence - surplusEmptyCost*float64(max(0, empty-usualEmpty)) - strangeEmptyCost*float64(len(h.strange))
+	return h.reading.Confidence - surplusEmptyCost*float64(max(0, empty-usualEmpty)) - strangeEmptyCost*float64(len(h.strange)+h.stray)
 }
 
 // Levels start with usualEmpty empty tubes, and a position never has more empty tubes than its
@@ -170,7 +181,7 @@ func (h *hypothesis) plausibility() float64 {
 const (
 	usualEmpty       = 2
 	surplusEmptyCost = 0.05
-	strangeEmptyCost = 0.05 // each empty box unlike the layout's empty tubes (strangeEmpties)
+	strangeEmptyCost = 0.05 // each empty box unlike the layout's empty tubes (strangeEmpties), or in a row beside the board (withoutStrayRows)
 )
 
 // layouts are the first hypotheses, from the outlines: the largest set of alike boxes among
@@ -232,11 +243,21 @@ func (f *frame) read(base Reading) (*Reading, error) {
 				hs = append(hs, f.interpret(v, base))
 			}
 			if v, ok := f.withoutStrayRows(h, cands); ok {
+				h.stray = len(h.boxes()) - len(v.boxes())
 				hs = append(hs, f.interpret(v, base))
 			}
 			if v, ok := f.withoutStrangeEmpties(h, cands); ok {
 				hs = append(hs, f.interpret(v, base))
 			}
+		}
+	}
+	// Runs under the glass in colours seen nowhere else may be a whole colour near the
+	// background's: a reading with them as liquid too, for the rules to check.
+	for _, h := range hs {
+		if h.unseen > 0 {
+			l := h.tubeLayout
+			l.cue, l.raiseUnseen = l.cue+", runs under the glass in colours seen nowhere else read as liquid", true
+			hs = append(hs, f.interpret(l, base))
 		}
 	}
 	if len(hs) == 0 {
@@ -386,20 +407,33 @@ const (
 )
 
 // strangeEmpties are the boxes read empty that look like none of the layout's other empty
-// tubes, when those look alike: an empty tube is drawn alike wherever it stands (emptyMatch),
-// so a box whose grey levels correlate below strangeMatch with each of them is a title, a
-// button or a doodle's frame read as a tube. It returns nil unless two other empty tubes
-// agree.
-func (f *frame) strangeEmpties(cols []column) []image.Rectangle {
-	var empties []image.Rectangle
+// tubes: an empty tube is drawn alike wherever it stands (emptyMatch), so a box whose grey
+// levels correlate below strangeMatch with each of them is a title, a button or a doodle's
+// frame read as a tube. The others vouch for a box only when they are sure themselves: two of
+// them agree, or they stand in a row holding liquid while the box stands in a row of empty
+// boxes alone (a row the layout adds beside the board, of a button's or a status bar's frame).
+func (f *frame) strangeEmpties(l tubeLayout, cols []column) []image.Rectangle {
+	wet := map[image.Rectangle]bool{}
 	for _, c := range cols {
-		if c.empty() && !c.curtain {
-			if b := f.clip(c.box); b.Dx() >= 4 && b.Dy() >= 4 {
+		if !c.empty() || c.curtain {
+			wet[c.box] = true
+		}
+	}
+	var empties []image.Rectangle
+	var inWetRow []bool
+	for _, row := range insertCurtains(cloneRows(l.rows), l.curtains) {
+		rowWet := slices.ContainsFunc(row, func(b image.Rectangle) bool { return wet[b] })
+		for _, b := range row {
+			if wet[b] {
+				continue
+			}
+			if b = f.clip(b); b.Dx() >= 4 && b.Dy() >= 4 {
 				empties = append(empties, b)
+				inWetRow = append(inWetRow, rowWet)
 			}
 		}
 	}
-	if len(empties) < 3 {
+	if len(empties) < 2 {
 		return nil
 	}
 	// m[i][j]: box i's grey levels against box j's place.
@@ -421,6 +455,9 @@ func (f *frame) strangeEmpties(cols []column) []image.Rectangle {
 			}
 			if m[j][i] >= strangeMatch {
 				strange = false
+			}
+			if inWetRow[j] && !inWetRow[i] {
+				agree = true
 			}
 			for k := range empties {
 				if k != i && k != j && m[j][k] >= emptyMatch {
@@ -464,7 +501,7 @@ func (f *frame) interpret(l tubeLayout, base Reading) *hypothesis {
 	if h.err == nil || solver.ErrorCode(h.err) == solver.CodeLowConfidence {
 		h.reading = &r
 	}
-	h.strange = f.strangeEmpties(h.cols)
+	h.strange = f.strangeEmpties(h.tubeLayout, h.cols)
 	return h
 }
 
@@ -497,7 +534,11 @@ func (f *frame) readLayout(l *tubeLayout, r *Reading, out *[]column) error {
 		return solver.Errorf(solver.CodeNoPuzzle, "no water-sort level found: %d tube-shaped outlines but no liquid in any", len(boxes))
 	}
 	unit, misfit := unitHeight(cols)
-	raisePaleTops(cols, unit, f.glassSeen)
+	_, unseen := raisePaleTops(cols, unit, f.glassSeen, l.raiseUnseen)
+	l.unseen = len(unseen)
+	if !oneColour(cols, unseen) {
+		r.doubt(brokenConfidence, "tubes %s show whole units under the glass in colours seen nowhere else: liquids near the background's colour may be missed", tubeList(unseen))
+	}
 	if misfit > maxMisfit {
 		r.doubt(1-misfitWeight*misfit, "%.0f%% of the layers are not whole multiples of one unit", 100*misfit)
 	}
@@ -660,6 +701,8 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 		// cannot tell a tube of 2 from one of 4 whose colours lie in pairs, and games deal 3
 		// or more.
 		r.doubt(brokenConfidence, "tubes of %d units: each layer may be two units of a tube of %d", capacity, 2*capacity)
+	case capacity > maxReadCapacity:
+		r.doubt(brokenConfidence, "tubes of %d units, more than games deal (%d to %d): the unit may be part of one", capacity, minReadCapacity, maxReadCapacity)
 	}
 	tubes, means, err := r.colors(cols, counts, samples, capacity)
 	if err != nil {
@@ -1007,8 +1050,11 @@ func (r *Reading) colors(cols []column, counts []int, samples []unitSample, capa
 }
 
 // lanternDoubt says why the colour a lantern shows does not name one colour in view for
-// sure: it is about as near two of them (within lanternMargin), or near none while no hidden
-// unit can hold the colour it waits for. It is "" when the lantern is clear.
+// sure: it is about as near two of them (within lanternMargin, while within lanternMargin of
+// lanternDE of the nearer), near none while no hidden unit can hold the colour it waits for,
+// or, where hidden units may hold a colour of their own, only roughly like the one it is
+// nearest (lanternSure or more: a lantern shows its colour as the liquid does, and a near pair
+// of colours differs by little more). It is "" when the lantern is clear.
 func lanternDoubt(c lab, means []lab, hidden bool) string {
 	d := make([]float64, len(means))
 	for g, m := range means {
@@ -1016,20 +1062,26 @@ func lanternDoubt(c lab, means []lab, hidden bool) string {
 	}
 	slices.Sort(d)
 	switch {
+	case len(d) > 1 && d[0] < lanternDE+lanternMargin && d[1]-d[0] < lanternMargin:
+		return fmt.Sprintf("its lantern is about as near two colours (ΔE %.0f and %.0f)", d[0], d[1])
 	case len(d) == 0 || d[0] >= lanternDE:
 		if hidden {
 			return ""
 		}
 		return "its lantern matches no colour in view"
-	case len(d) > 1 && d[1]-d[0] < lanternMargin:
-		return fmt.Sprintf("its lantern is about as near two colours (ΔE %.0f and %.0f)", d[0], d[1])
+	case hidden && d[0] >= lanternSure:
+		return fmt.Sprintf("its lantern is only roughly like the nearest colour in view (ΔE %.0f): it may wait for a colour the hidden units hold", d[0])
 	}
 	return ""
 }
 
 // lanternMargin is how much nearer (CIEDE2000) a lantern must be to the colour it names than
-// to any other.
-const lanternMargin = 8
+// to any other; lanternSure is how near it must be to name it for sure when hidden units may
+// hold another colour.
+const (
+	lanternMargin = 8
+	lanternSure   = 6
+)
 
 // curtainName names the colour a curtain waits for: the liquid colour its lantern shows when
 // one is close, else the nearest palette name not taken by a liquid.
@@ -1343,4 +1395,20 @@ func wholeGlassTube(tubes [][]string, samples []unitSample, capacity int, glasse
 		}
 	}
 	return -1
+}
+
+// oneColour reports whether the pale runs of tubes is (raisePaleTops) all look alike.
+func oneColour(cols []column, is []int) bool {
+	return !slices.ContainsFunc(is, func(i int) bool {
+		return slices.ContainsFunc(is, func(j int) bool { return deltaE(cols[i].pale.color, cols[j].pale.color) >= paleMatchDE })
+	})
+}
+
+// tubeList names tubes by their 0-based indices, as the player counts them: "2, 5, 7".
+func tubeList(is []int) string {
+	names := make([]string, len(is))
+	for k, i := range is {
+		names[k] = strconv.Itoa(i + 1)
+	}
+	return strings.Join(names, ", ")
 }

@@ -101,11 +101,73 @@ func TestRaisePaleTops(t *testing.T) {
 		s.pale = short.pale
 		tc.edit(&s)
 		cols := []column{full, s}
-		if got := raisePaleTops(cols, 20, glass); got != tc.want {
+		if got, _ := raisePaleTops(cols, 20, glass, false); got != tc.want {
 			t.Errorf("%s: raised %d tubes, want %d", tc.name, got, tc.want)
 		}
 		if tc.want == 1 && (cols[1].top != 20 || len(cols[1].bounds) != 3) {
 			t.Errorf("%s: tube reads top %d bounds %v, want top 20 and 3 bounds", tc.name, cols[1].top, cols[1].bounds)
+		}
+	}
+}
+
+// TestRaisePaleTopsUnseen: runs of a colour seen nowhere else, whole units under glass, are
+// named, and read as liquid when asked.
+func TestRaisePaleTopsUnseen(t *testing.T) {
+	other := lab{L: 40, A: 50, B: 30}
+	glassLook := lab{L: 85, A: 5, B: -10}
+	pale := lab{L: 75, A: 15, B: 20} // near the background, unlike the glass
+	glass := func([]column) []lab { return []lab{glassLook} }
+	full := column{box: image.Rect(0, 0, 20, 100), bottom: 100, top: 20, bounds: []int{80, 60, 40}, runs: []lab{other, other, other, other}}
+	// A tube with one unit of liquid and the pale colour on it, and an empty tube of it.
+	topped := column{box: image.Rect(30, 0, 50, 100), bottom: 100, top: 80, runs: []lab{other},
+		pale: segment{y0: 60, y1: 80, color: pale}, paleAbove: glassLook}
+	empty := column{box: image.Rect(60, 0, 80, 100), pale: segment{y0: 40, y1: 100, color: pale}, paleAbove: glassLook}
+	for _, tc := range []struct {
+		name string
+		edit func(cols []column)
+		want []int
+	}{
+		{"two tubes under glass", func([]column) {}, []int{1, 2}},
+		{"the glass above one is no glass", func(cols []column) { cols[1].paleAbove = other }, []int{2}},
+		{"the run's top within a unit of the tube's top", func(cols []column) { cols[2].box.Min.Y = 30 }, []int{1}},
+		{"the runs look like the glass", func(cols []column) { cols[1].pale.color, cols[2].pale.color = glassLook, glassLook }, nil},
+	} {
+		for _, raise := range []bool{false, true} {
+			cols := []column{full, topped, empty}
+			tc.edit(cols)
+			raised, unseen := raisePaleTops(cols, 20, glass, raise)
+			switch {
+			case !raise && (raised != 0 || !slices.Equal(unseen, tc.want)):
+				t.Errorf("%s: raised %d, unseen %v; want 0 raised, %v unseen", tc.name, raised, unseen, tc.want)
+			case raise && (raised != len(tc.want) || unseen != nil):
+				t.Errorf("%s, raising them: raised %d, unseen %v; want %d raised", tc.name, raised, unseen, len(tc.want))
+			}
+		}
+	}
+}
+
+// TestLanternDoubt: a lantern names a colour in view for sure only when it is near it and
+// clearly nearer to it than to any other, and, with hidden units about, nearly its colour.
+func TestLanternDoubt(t *testing.T) {
+	red := lab{L: 50, A: 60, B: 40}
+	orange := lab{L: 62, A: 40, B: 60}
+	blue := lab{L: 40, A: 20, B: -60}
+	means := []lab{red, orange, blue}
+	for _, tc := range []struct {
+		name    string
+		lantern lab
+		hidden  bool
+		doubt   bool
+	}{
+		{"its colour", lab{L: 51, A: 59, B: 40}, true, false},
+		{"far from all, with hidden units", lab{L: 80, A: -60, B: 70}, true, false},
+		{"far from all, nothing hidden", lab{L: 80, A: -60, B: 70}, false, true},
+		{"roughly red, with hidden units", lab{L: 56, A: 50, B: 30}, true, true},
+		{"roughly red, nothing hidden", lab{L: 56, A: 50, B: 30}, false, false},
+		{"about as far from two colours, just beyond naming either", lab{L: 40, A: 40, B: 65}, true, true},
+	} {
+		if got := lanternDoubt(tc.lantern, means, tc.hidden) != ""; got != tc.doubt {
+			t.Errorf("%s: doubted %v (%q), want %v; ΔE to red %.1f", tc.name, got, lanternDoubt(tc.lantern, means, tc.hidden), tc.doubt, deltaE(tc.lantern, red))
 		}
 	}
 }

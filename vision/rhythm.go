@@ -74,7 +74,7 @@ func (f *frame) completeRows(l tubeLayout, cands []image.Rectangle) (tubeLayout,
 		}
 		var found []image.Rectangle
 		try := func(x float64, end bool) bool {
-			b := place(x)
+			b := snap(place(x), cands, tw/2)
 			if b.Min.X < 0 || b.Max.X > f.w || taken(b) {
 				return false
 			}
@@ -106,6 +106,19 @@ func (f *frame) completeRows(l tubeLayout, cands []image.Rectangle) (tubeLayout,
 		return tubeLayout{}, false
 	}
 	return f.withCurtains(fmt.Sprintf("%s, %d tubes added at the rows' pitch", l.cue, added), f.clipRows(out), cands), true
+}
+
+// snap moves place b, a tube's box at a row's pitch, onto the outline of a tube of its size
+// and height whose centre lies within off of b's: rows need not be evenly spaced.
+func snap(b image.Rectangle, cands []image.Rectangle, off int) image.Rectangle {
+	best, bd := b, off+1
+	for _, c := range cands {
+		d := abs(c.Min.X+c.Max.X-b.Min.X-b.Max.X) / 2
+		if d < bd && near(c.Dx(), b.Dx(), endWidthTol) && near(c.Dy(), b.Dy(), endHeightTol) && abs(c.Min.Y-b.Min.Y) <= int(endHeightTol*float64(b.Dy())) {
+			best, bd = b.Add(image.Pt(c.Min.X+c.Max.X-b.Min.X-b.Max.X, 0).Div(2)), d
+		}
+	}
+	return best
 }
 
 // holdsTube reports whether place b, at a row's pitch, holds a tube: liquid rests on its

@@ -52,6 +52,13 @@ func TestOnceSilentlyWrong(t *testing.T) {
 		{47000400, false, "a mystery board's tube read empty, its grey hidden units taken for glass (refused now: boxes of the hidden units' look below the top of a tube read empty)"},
 		{49000319, false, "a photo of a screen read with 7 of 11 tubes' liquid missed"},
 		{1000147, false, "a mystery board of grey boxes near a grey-green background, two tubes missed: the search for boxes in the hidden units' look took the whole background in"},
+		{59000195, true, "a box beside the board, alone in its row, read as an empty tube: the layout without it explains the same liquid"},
+		{59000319, true, "a box in the status bar, alone in its row, read as an empty tube unlike the board's empty tube"},
+		{59000765, true, "a whole colour near the background's read as glass, in two tubes, with the glass above it: the counts stay whole without it"},
+		{59000721, false, "tubes of 4 read in units 0.4 tall, tubes of 10, more than games deal"},
+		{59000179, true, "the last two tubes of an unevenly spaced row, added at the row's pitch off their outlines and misread: a whole colour and three hidden units missed"},
+		{59000649, false, "a curtain's lantern ΔE 8 from a liquid, named after it, where it waits for a near colour the hidden units hold"},
+		{61000418, false, "a curtain's lantern ΔE 21 from two liquids, named a colour of its own"},
 	} {
 		scene, err := render.Random(tc.seed)
 		if err != nil {
