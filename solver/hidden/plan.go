@@ -17,6 +17,7 @@ const (
 	Lookahead    Method = "lookahead"
 	Endgame      Method = "endgame"
 	Exact        Method = "exact"
+	ISMCTS       Method = "ismcts"
 )
 
 // Defaults for Options.
@@ -160,9 +161,9 @@ func Plan(ctx context.Context, l *solver.Level, opts Options) (Answer, error) {
 	start := time.Now()
 	opts = opts.withDefaults()
 	switch opts.Method {
-	case Determinised, Lookahead, Endgame, Exact:
+	case Determinised, Lookahead, Endgame, Exact, ISMCTS:
 	default:
-		return Answer{}, solver.Errorf(solver.CodeInvalidArgument, "unknown method %q: want pimc, lookahead, endgame or exact", opts.Method)
+		return Answer{}, solver.Errorf(solver.CodeInvalidArgument, "unknown method %q: want pimc, lookahead, endgame, ismcts or exact", opts.Method)
 	}
 	if err := l.Validate(); err != nil {
 		return Answer{}, err
