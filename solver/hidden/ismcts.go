@@ -9,13 +9,9 @@ import (
 
 // ISMCTS's effort and shape.
 const (
-	// ismctsTop is the most pours the tree chooses among at its root: those the determinised
-	// search finds to finish as many completions as the best but one, in the careful order
-	// (Endgame's).
-	ismctsTop = 8
-	// ismctsTrail is the finishes (on the same completions) by which a pour at the root may
-	// trail the best before it leaves the running.
-	ismctsTrail = 3
+	// ismctsTop is the number of the determinised search's best pours the tree chooses among
+	// at its root (those that finish at least one completion).
+	ismctsTop = 6
 	// ismctsShare is the share of the call's remaining work one decision's tree may spend,
 	// leaving the rest to the segment's later pours.
 	ismctsShare = 0.7
@@ -110,85 +106,61 @@ func (n *isNode) choose() int {
 	return bi
 }
 
-// ismcts chooses among the determinised search's best pours on belief b (see ismctsTop) (its scores over
-// cands, best bi) by information-set Monte Carlo tree search below each: every round draws a
-// completion of b and plays every pour still in the running on it (common completions, as the
-// determinised search compares its pours), then descends the tree of the player's
-// information states below it — choosing among the pours legal there by UCB1, with no sight
-// of what is hidden, so that a pour's value is that of the choices a player could make after
-// it — down to the first information state not in the tree, adds it, and scores it by the
-// exact search on that completion (1 for a finish, less a little for each pour, 0
-// otherwise). A pour leaves the running once it trails the best by ismctsTrail finishes on
-// the same completions. The pour with the best total is played (ties to the determinised
-// search's careful order), its score the determinised one (so PSuccess keeps its meaning and
-// calibration). avoid holds the segment's positions. The tree's work is bounded by
-// ismctsIterations and a share of the call's budget.
+// ismcts chooses among the determinised search's best pours on belief b (its scores over
+// cands, best bi) by information-set Monte Carlo tree search: each iteration draws a completion
+// of b, descends the tree of the player's information states — choosing among the pours legal
+// there by UCB1, with no sight of what is hidden, so that a pour's value is that of the choices
+// a player could make after it — down to the first information state not in the tree, adds
+// it, and scores it by the exact search on that completion (1 for a finish, less a little for
+// each pour, 0 otherwise). The pour visited most at the root is played, its score the
+// determinised one (so PSuccess keeps its meaning and calibration). avoid holds the segment's
+// positions. The tree's work is bounded by ismctsIterations and a share of the call's budget.
 func (p *planner) ismcts(b *Game, cands []solver.Move, scores []score, bi int, avoid map[string]bool) (int, score) {
-	var order []int
+	order := make([]int, 0, len(cands))
 	for i := range cands {
-		// The pours that finish as many completions as the best but one.
-		if scores[i].ok > 0 && scores[i].ok >= scores[bi].ok-1 {
+		if scores[i].ok > 0 {
 			order = append(order, i)
 		}
 	}
 	slices.SortStableFunc(order, func(x, y int) int {
 		switch {
-		case scores[x].safer(scores[y], buryOrder):
+		case scores[x].better(scores[y]):
 			return -1
-		case scores[y].safer(scores[x], buryOrder):
+		case scores[y].better(scores[x]):
 			return 1
 		}
 		return 0
 	})
 	order = order[:min(ismctsTop, len(order))]
-	if len(order) == 0 {
+	if len(order) < 2 || p.spent() {
 		return bi, scores[bi]
-	}
-	if len(order) == 1 || p.spent() {
-		return order[0], scores[order[0]]
 	}
 	root := &isNode{avoid: avoid, n: make([]int, len(order)), w: make([]float64, len(order)), kids: make([]map[string]*isNode, len(order))}
 	for _, i := range order {
 		root.moves = append(root.moves, cands[i])
 	}
-	out := make([]bool, len(order))
-	in := len(order)
 	limit := p.work + int(ismctsShare*float64(p.opts.MaxDecisionWork-p.work))
-	for it := 0; it < ismctsIterations && in > 1 && p.work < limit && p.ctx.Err() == nil; it++ {
+	for it := 0; it < ismctsIterations && p.work < limit && p.ctx.Err() == nil; it++ {
 		g, err := b.Sample(p.rng)
 		if err != nil {
-			return order[0], scores[order[0]]
+			return bi, scores[bi]
 		}
-		for i := range root.moves {
-			if !out[i] {
-				p.iterate(root, i, g.Clone())
-			}
-		}
-		top := 0.0
-		for i := range root.moves {
-			if !out[i] {
-				top = max(top, root.w[i])
-			}
-		}
-		for i := range root.moves {
-			if !out[i] && root.w[i] < top-ismctsTrail {
-				out[i] = true
-				in--
-			}
-		}
+		p.iterate(root, g)
 	}
-	best := -1
+	best := 0
 	for i := range root.moves {
-		if !out[i] && (best < 0 || root.w[i] > root.w[best]+1e-9) {
+		if root.n[i] > root.n[best] || root.n[i] == root.n[best] && root.w[i] > root.w[best] {
 			best = i
 		}
+	}
+	if root.n[best] == 0 {
+		return bi, scores[bi]
 	}
 	return order[best], scores[order[best]]
 }
 
-// iterate runs one iteration of the tree search from root on completion g (consumed), its
-// first pour root's first-th.
-func (p *planner) iterate(root *isNode, first int, g *Game) {
+// iterate runs one iteration of the tree search from root on completion g (consumed).
+func (p *planner) iterate(root *isNode, g *Game) {
 	type step struct {
 		node *isNode
 		i    int
@@ -199,10 +171,7 @@ func (p *planner) iterate(root *isNode, first int, g *Game) {
 		if len(node.moves) == 0 {
 			break // no pour leads anywhere new: counted as lost
 		}
-		i := first
-		if node != root {
-			i = node.choose()
-		}
+		i := node.choose()
 		m := node.moves[i]
 		path = append(path, step{node, i})
 		if _, _, err := g.Pour(m.From, m.To); err != nil {

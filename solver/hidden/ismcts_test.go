@@ -30,7 +30,7 @@ func TestISMCTSNodesAreInformationStates(t *testing.T) {
 		c := g.Clone()
 		_, reveal, _ := c.Pour(root.moves[0].From, root.moves[0].To)
 		colours[byte(c.Tubes[reveal][len(c.Tubes[reveal])-1])] = true
-		p.iterate(root, 0, g)
+		p.iterate(root, g)
 	}
 	if got, want := len(root.kids[0]), len(colours); got != want {
 		t.Errorf("%d nodes after the pour, want one for each colour it revealed (%d)", got, want)
