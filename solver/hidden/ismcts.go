@@ -19,9 +19,6 @@ const (
 	ismctsIterations = 3000
 	// ismctsDepth caps the pours of one descent below the root.
 	ismctsDepth = 12
-	// ismctsMargin is how many standard errors the tree's choice must beat the determinised
-	// search's by to be played instead of it.
-	ismctsMargin = 1.0
 	// ismctsExplore is the UCB1 exploration constant (rewards lie in [0, 1]).
 	ismctsExplore = 0.7
 	// ismctsPour is the reward a finish loses for each pour it takes, so that among pours
@@ -156,21 +153,10 @@ func (p *planner) ismcts(b *Game, cands []solver.Move, scores []score, bi int, a
 			best = i
 		}
 	}
-	if root.n[best] == 0 || best != 0 && !root.beats(best, 0) {
+	if root.n[best] == 0 {
 		return bi, scores[bi]
 	}
 	return order[best], scores[order[best]]
-}
-
-// beats reports whether the tree found pour i better than pour j at its root by more than
-// ismctsMargin standard errors of the difference of their mean rewards.
-func (n *isNode) beats(i, j int) bool {
-	if n.n[j] == 0 {
-		return true
-	}
-	mi, mj := n.w[i]/float64(n.n[i]), n.w[j]/float64(n.n[j])
-	se := math.Sqrt(max(mi*(1-mi), 0)/float64(n.n[i]) + max(mj*(1-mj), 0)/float64(n.n[j]))
-	return mi-mj > ismctsMargin*se
 }
 
 // iterate runs one iteration of the tree search from root on completion g (consumed).
