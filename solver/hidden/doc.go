@@ -61,9 +61,11 @@
 //     the node's mean), adds the first information state not in the tree and scores it by the
 //     exact search on that completion. A pour's value is so that of the choices a player could
 //     make after it without seeing what is hidden, for as deep as the tree reaches, where the
-//     determinised search lets every completion choose its own. The pour visited most is
-//     played, with its determinised score. Its tree takes at most ismctsShare of the work the
-//     call has left.
+//     determinised search lets every completion choose its own; below the tree (3–6 pours
+//     deep on the 8–12-colour mystery levels) the exact search still sees everything. The
+//     pour visited most is played, with its determinised score. Its tree takes at most
+//     ismctsShare of the work the call has left, and its call's budget is larger
+//     (DefaultISMCTSWork).
 //   - Exact (small levels only): an AND-OR expectimax over every reveal, giving the best
 //     achievable probability of finishing a mystery level — the ceiling the others are
 //     measured against (Ceiling). Beliefs are memoised up to a renaming of the colours.
