@@ -23,7 +23,7 @@ var (
 	benchTruths  = flag.Int("hidden-truths", 1, "truths each small-class level is played against: its own and completions resampled from what it shows")
 	benchCeiling = flag.Bool("hidden-ceiling", true, "compute the exact ceiling on the small classes")
 	benchBeliefs = flag.Int("hidden-ceiling-beliefs", 0, "the ceiling's budget of beliefs (0: DefaultMaxBeliefs; the mid class needs about 2,000,000, 300 bytes each)")
-	benchMethods = flag.String("hidden-methods", "", "comma-separated methods to run: pimc,lookahead,endgame (default all of a class's), and exact (played only when named; small levels)")
+	benchMethods = flag.String("hidden-methods", "", "comma-separated methods to run: pimc,lookahead,endgame (default all of a class's), and exact (small levels) and ismcts, played only when named")
 	benchEndgame = flag.Int("hidden-endgame-beliefs", 0, "endgame's budget of beliefs a decision (0: DefaultEndgameBeliefs; 4 times it on small levels)")
 	benchSkip    = flag.Int("hidden-skip", 0, "levels skipped in each class: -hidden-skip 20 -hidden-levels 100 plays levels 20–119")
 	benchSeed    = flag.Uint64("hidden-seed", 0, "added to the planner's seed: the same levels played with other samples")
@@ -135,8 +135,10 @@ func classMethods(c benchClass) []Method {
 			out = append(out, m)
 		}
 	}
-	if slices.Contains(names, string(Exact)) && !slices.Contains(out, Exact) {
-		out = append(out, Exact)
+	for _, m := range []Method{Exact, ISMCTS} {
+		if slices.Contains(names, string(m)) && !slices.Contains(out, m) {
+			out = append(out, m)
+		}
 	}
 	return out
 }

@@ -96,7 +96,7 @@ func TestDecisionWorkBoundsTheSegment(t *testing.T) {
 		t.Fatal(err)
 	}
 	first := len(candidates(b, map[string]bool{b.Key(): true}))
-	for _, m := range []Method{Determinised, Lookahead, Endgame} {
+	for _, m := range []Method{Determinised, Lookahead, Endgame, ISMCTS} {
 		t.Run(string(m), func(t *testing.T) {
 			a, err := Plan(t.Context(), l, Options{Method: m, Seed: 1, MaxDecisionWork: 1})
 			if err != nil {
@@ -131,7 +131,7 @@ func TestDecisionWorkOverrunsByASearch(t *testing.T) {
 			truth := gen.Deal(500+seed, 8, 4, 2)
 			l = mustView(NewGame(truth, HideFraction(truth, 0.2, rand.New(rand.NewPCG(seed, 3))), nil, Rules{}))
 		}
-		for _, m := range []Method{Determinised, Lookahead, Endgame} {
+		for _, m := range []Method{Determinised, Lookahead, Endgame, ISMCTS} {
 			plan := func(work int) Answer {
 				a, err := Plan(t.Context(), l, Options{Method: m, Seed: seed, MaxDecisionWork: work, MaxStates: maxStates})
 				if err != nil {

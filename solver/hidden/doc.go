@@ -53,6 +53,19 @@
 //     (DefaultEndgameHidden) — on small levels from the start — then the exact expectimax
 //     below over every reveal to come, ties going to the determinised order; over its budget
 //     (DefaultEndgameBeliefs) it keeps the determinised choice.
+//   - ISMCTS (information-set Monte Carlo tree search): the determinised scores, then among the
+//     best six pours that finish some completion a tree search whose nodes are the player's
+//     information states — the position as it shows, what is hidden unknown — and whose
+//     branches after a pour are what it reveals. Each iteration draws a completion, descends
+//     by UCB1 among the pours legal in each information state (a pour not yet tried valued at
+//     the node's mean), adds the first information state not in the tree and scores it by the
+//     exact search on that completion. A pour's value is so that of the choices a player could
+//     make after it without seeing what is hidden, for as deep as the tree reaches, where the
+//     determinised search lets every completion choose its own; below the tree (3–6 pours
+//     deep on the 8–12-colour mystery levels) the exact search still sees everything. The
+//     pour visited most is played, with its determinised score. Its tree takes at most
+//     ismctsShare of the work the call has left, and its call's budget is larger
+//     (DefaultISMCTSWork).
 //   - Exact (small levels only): an AND-OR expectimax over every reveal, giving the best
 //     achievable probability of finishing a mystery level — the ceiling the others are
 //     measured against (Ceiling). Beliefs are memoised up to a renaming of the colours.
@@ -60,11 +73,12 @@
 // Every method's work a decision is bounded in counts, not in time, so answers stay seeded:
 // each search on a completion by MaxStates, each pour's searches by MaxDecisionStates, the
 // expectimax by MaxBeliefs (Endgame's by EndgameBeliefs), and the whole call — every pour of
-// the segment, Lookahead's refinement and Endgame's expectimax together — by MaxDecisionWork,
-// counted in units of about one stored state (a search on a completion counts its states
-// and a fixed cost, a belief of the expectimax a fixed cost). Once that is spent, no new
-// round of completions is scored (a round cut short counts for nothing), Lookahead and
-// Endgame keep the determinised choice, and the segment plays on by the exact plan of one
+// the segment, Lookahead's refinement, ISMCTS's tree and Endgame's expectimax together — by
+// MaxDecisionWork, counted in units of about one stored state (a search on a completion
+// counts its states and a fixed cost, a belief of the expectimax a fixed cost, a node of the
+// tree its candidate pours). Once that is spent, no new
+// round of completions is scored (a round cut short counts for nothing), Lookahead, ISMCTS
+// and Endgame keep the determinised choice, and the segment plays on by the exact plan of one
 // completion that finishes, up to the pour that reveals something.
 //
 // Game holds a level with its hidden truth and plays pours under the rules; the simulator in

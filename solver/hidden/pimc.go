@@ -283,6 +283,8 @@ func (p *planner) segment(b *Game) (Answer, error) {
 			i, s = p.refine(b, samples, cands, scores, i)
 		case Endgame:
 			i, s = p.endgame(b, cands, scores, i, s)
+		case ISMCTS:
+			i, s = p.ismcts(b, cands, scores, i, avoid)
 		}
 		if p.ctx.Err() != nil {
 			break // scores cut short by the deadline choose nothing
@@ -375,6 +377,8 @@ func (p *planner) exactScores(b *Game) int {
 	switch {
 	case p.opts.Method == Lookahead:
 		return refineTop
+	case p.opts.Method == ISMCTS:
+		return ismctsTop
 	case p.opts.Method == Endgame && p.endgameApplies(b):
 		return 0
 	}

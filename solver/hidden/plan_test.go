@@ -35,7 +35,7 @@ func mysteryView(t *testing.T, seed uint64, colors, capacity int) (*solver.Level
 
 func TestPartialPlanStopsAtTheReveal(t *testing.T) {
 	l, _ := mysteryView(t, 3, 5, 3)
-	for _, m := range []Method{Determinised, Lookahead, Endgame, Exact} {
+	for _, m := range []Method{Determinised, Lookahead, Endgame, ISMCTS, Exact} {
 		t.Run(string(m), func(t *testing.T) {
 			a, err := Plan(t.Context(), l, Options{Method: m, Seed: 1, MaxBeliefs: 50_000})
 			if err != nil {

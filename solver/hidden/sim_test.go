@@ -28,9 +28,9 @@ func TestSimulatorSlice(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, m := range []Method{Determinised, Lookahead, Endgame} {
-			if m == Lookahead && i > 1 {
-				continue // the slowest method, on two levels only
+		for _, m := range []Method{Determinised, Lookahead, Endgame, ISMCTS} {
+			if (m == Lookahead || m == ISMCTS) && i > 1 {
+				continue // the slowest methods, on two levels only
 			}
 			res, err := Play(t.Context(), g, Options{Method: m, Seed: uint64(i)}, 200)
 			if err != nil {

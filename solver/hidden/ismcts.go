@@ -1,0 +1,215 @@
+package hidden
+
+import (
+	"math"
+	"slices"
+
+	"github.com/decant/decant/solver"
+)
+
+// ISMCTS's effort and shape.
+const (
+	// ismctsTop is the number of the determinised search's best pours the tree chooses among
+	// at its root (those that finish at least one completion).
+	ismctsTop = 6
+	// ismctsShare is the share of the call's remaining work one decision's tree may spend,
+	// leaving the rest to the segment's later pours.
+	ismctsShare = 0.7
+	// ismctsIterations caps the iterations of one tree.
+	ismctsIterations = 3000
+	// ismctsDepth caps the pours of one descent below the root.
+	ismctsDepth = 12
+	// ismctsExplore is the UCB1 exploration constant (rewards lie in [0, 1]).
+	ismctsExplore = 0.7
+	// ismctsPour is the reward a finish loses for each pour it takes, so that among pours
+	// finishing as often the tree prefers the shorter way (a pour weighs 1/500 of a finish).
+	ismctsPour = 0.002
+)
+
+// isNode is an information state of the tree: a position as the player sees it, reached by
+// the pours of its path from the root, with the pours worth trying there and, for each, the
+// information states they lead to, keyed by what the player then sees (the revealed colour).
+type isNode struct {
+	moves  []solver.Move
+	n      []int     // visits of each pour
+	w      []float64 // sum of rewards after each pour
+	kids   []map[string]*isNode
+	visits int
+	sum    float64
+	avoid  map[string]bool // the positions of the path, root included: a pour back is no pour
+}
+
+// newISNode returns a node for the information state of truth g, whose pours are the
+// candidates of its belief not leading back to a position in avoid.
+func newISNode(g *Game, avoid map[string]bool) *isNode {
+	moves := candidates(beliefOf(g), avoid)
+	orderCareful(g, moves)
+	return &isNode{moves: moves, n: make([]int, len(moves)), w: make([]float64, len(moves)),
+		kids: make([]map[string]*isNode, len(moves)), avoid: avoid}
+}
+
+// beliefOf returns what the player sees of truth g: hidden units unknown, curtains closed on
+// unknown contents.
+func beliefOf(g *Game) *Game {
+	b := g.Clone()
+	for i := range b.Tubes {
+		if b.Covers[i] != 0 {
+			b.Tubes[i], b.Shown[i] = nil, nil
+			continue
+		}
+		for j, shown := range b.Shown[i] {
+			if !shown {
+				b.Tubes[i][j] = 0
+			}
+		}
+	}
+	return b
+}
+
+// orderCareful orders pours as the careful methods break ties (fewest hidden units buried,
+// then most empty tubes kept), so that the tree tries those first.
+func orderCareful(g *Game, moves []solver.Move) {
+	keys := make(map[solver.Move][2]int, len(moves))
+	for _, m := range moves {
+		var s score
+		features(g, m, &s)
+		keys[m] = [2]int{s.bury, -s.empties}
+	}
+	slices.SortStableFunc(moves, func(x, y solver.Move) int {
+		kx, ky := keys[x], keys[y]
+		if kx[0] != ky[0] {
+			return kx[0] - ky[0]
+		}
+		return kx[1] - ky[1]
+	})
+}
+
+// choose returns the pour to descend by: UCB1, a pour not yet tried valued at the node's mean
+// (first-play urgency), so that the tree keeps to pours found good rather than trying every
+// pour once before any twice.
+func (n *isNode) choose() int {
+	fpu := 1.0
+	if n.visits > 0 {
+		fpu = n.sum / float64(n.visits)
+	}
+	logN := math.Log(float64(n.visits + 1))
+	bi, bv := -1, math.Inf(-1)
+	for i := range n.moves {
+		mean, k := fpu, 1.0
+		if n.n[i] > 0 {
+			mean, k = n.w[i]/float64(n.n[i]), float64(n.n[i])
+		}
+		if v := mean + ismctsExplore*math.Sqrt(logN/k); v > bv+1e-12 {
+			bi, bv = i, v
+		}
+	}
+	return bi
+}
+
+// ismcts chooses among the determinised search's best pours on belief b (its scores over
+// cands, best bi) by information-set Monte Carlo tree search: each iteration draws a completion
+// of b, descends the tree of the player's information states — choosing among the pours legal
+// there by UCB1, with no sight of what is hidden, so that a pour's value is that of the choices
+// a player could make after it — down to the first information state not in the tree, adds
+// it, and scores it by the exact search on that completion (1 for a finish, less a little for
+// each pour, 0 otherwise). The pour visited most at the root is played, its score the
+// determinised one (so PSuccess keeps its meaning and calibration). avoid holds the segment's
+// positions. The tree's work is bounded by ismctsIterations and a share of the call's budget.
+func (p *planner) ismcts(b *Game, cands []solver.Move, scores []score, bi int, avoid map[string]bool) (int, score) {
+	order := make([]int, 0, len(cands))
+	for i := range cands {
+		if scores[i].ok > 0 {
+			order = append(order, i)
+		}
+	}
+	slices.SortStableFunc(order, func(x, y int) int {
+		switch {
+		case scores[x].better(scores[y]):
+			return -1
+		case scores[y].better(scores[x]):
+			return 1
+		}
+		return 0
+	})
+	order = order[:min(ismctsTop, len(order))]
+	if len(order) < 2 || p.spent() {
+		return bi, scores[bi]
+	}
+	root := &isNode{avoid: avoid, n: make([]int, len(order)), w: make([]float64, len(order)), kids: make([]map[string]*isNode, len(order))}
+	for _, i := range order {
+		root.moves = append(root.moves, cands[i])
+	}
+	limit := p.work + int(ismctsShare*float64(p.opts.MaxDecisionWork-p.work))
+	for it := 0; it < ismctsIterations && p.work < limit && p.ctx.Err() == nil; it++ {
+		g, err := b.Sample(p.rng)
+		if err != nil {
+			return bi, scores[bi]
+		}
+		p.iterate(root, g)
+	}
+	best := 0
+	for i := range root.moves {
+		if root.n[i] > root.n[best] || root.n[i] == root.n[best] && root.w[i] > root.w[best] {
+			best = i
+		}
+	}
+	if root.n[best] == 0 {
+		return bi, scores[bi]
+	}
+	return order[best], scores[order[best]]
+}
+
+// iterate runs one iteration of the tree search from root on completion g (consumed).
+func (p *planner) iterate(root *isNode, g *Game) {
+	type step struct {
+		node *isNode
+		i    int
+	}
+	var path []step
+	node, r := root, 0.0
+	for depth := 1; ; depth++ {
+		if len(node.moves) == 0 {
+			break // no pour leads anywhere new: counted as lost
+		}
+		i := node.choose()
+		m := node.moves[i]
+		path = append(path, step{node, i})
+		if _, _, err := g.Pour(m.From, m.To); err != nil {
+			break // cannot happen: the completion agrees with the node on what shows
+		}
+		if g.Solved() {
+			r = 1 - ismctsPour*float64(depth)
+			break
+		}
+		k := g.Key()
+		child := node.kids[i][k]
+		if child == nil || depth >= ismctsDepth {
+			if child == nil {
+				avoid := make(map[string]bool, len(node.avoid)+1)
+				for a := range node.avoid {
+					avoid[a] = true
+				}
+				avoid[k] = true
+				child = newISNode(g, avoid)
+				p.work += len(child.moves) // the candidates' clones, about a state each
+				if node.kids[i] == nil {
+					node.kids[i] = map[string]*isNode{}
+				}
+				node.kids[i][k] = child
+			}
+			if v := p.finish(g); v >= 0 {
+				r = 1 - ismctsPour*float64(depth+v)
+			}
+			child.visits++
+			child.sum += r
+			break
+		}
+		node = child
+	}
+	for _, s := range path {
+		s.node.visits++
+		s.node.sum += r
+		s.node.n[s.i]++
+		s.node.w[s.i] += r
+	}
+}

@@ -1,0 +1,55 @@
+package hidden
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// TestISMCTSNodesAreInformationStates checks that the tree's nodes are what the player sees:
+// completions that agree on what a pour reveals share the node after it, whatever else they
+// hide, so that no choice in the tree rests on a unit still hidden.
+func TestISMCTSNodesAreInformationStates(t *testing.T) {
+	l, _ := mysteryView(t, 7, 9, 4)
+	b, err := Belief(l, Rules{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &planner{ctx: t.Context(), opts: Options{}.withDefaults(), rng: rand.New(rand.NewPCG(1, 2)), cache: map[string]int{}}
+	root := newISNode(b, map[string]bool{b.Key(): true})
+	root.moves = root.moves[:1] // one pour, that reveals a unit
+	if _, reveal, err := b.Clone().Pour(root.moves[0].From, root.moves[0].To); err != nil || reveal < 0 {
+		t.Fatalf("the first candidate reveals nothing (%v): pick another level", err)
+	}
+	const iterations = 200
+	colours := map[byte]bool{}
+	for range iterations {
+		g, err := b.Sample(p.rng)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := g.Clone()
+		_, reveal, _ := c.Pour(root.moves[0].From, root.moves[0].To)
+		colours[byte(c.Tubes[reveal][len(c.Tubes[reveal])-1])] = true
+		p.iterate(root, g)
+	}
+	if got, want := len(root.kids[0]), len(colours); got != want {
+		t.Errorf("%d nodes after the pour, want one for each colour it revealed (%d)", got, want)
+	}
+	if root.visits != iterations || root.n[0] != iterations {
+		t.Errorf("root visited %d times, its pour %d, want %d", root.visits, root.n[0], iterations)
+	}
+	depth := 0
+	var walk func(n *isNode, d int)
+	walk = func(n *isNode, d int) {
+		depth = max(depth, d)
+		for _, kids := range n.kids {
+			for _, c := range kids {
+				walk(c, d+1)
+			}
+		}
+	}
+	walk(root, 0)
+	if depth < 2 {
+		t.Errorf("tree %d deep after %d iterations, want the choices after the reveal searched too", depth, iterations)
+	}
+}
