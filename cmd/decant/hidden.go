@@ -5,6 +5,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/decant/decant/solver"
@@ -22,7 +23,7 @@ type hiddenFlags struct {
 
 func (h *hiddenFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&h.interactive, "interactive", false, "levels with hidden units: after each segment, ask which colour appeared and plan the next")
-	fs.StringVar(&h.method, "method", string(hidden.Endgame), "levels with hidden units: planner (pimc, lookahead, endgame, exact)")
+	fs.StringVar(&h.method, "method", string(hidden.Endgame), "levels with hidden units: planner ("+hidden.MethodNames()+")")
 	fs.BoolVar(&h.carry, "carry", false, "levels with hidden units: a hidden unit of the run's colour moves along with it")
 	fs.IntVar(&h.samples, "samples", hidden.DefaultSamples, "levels with hidden units: sampled completions a decision")
 	fs.Uint64Var(&h.seed, "seed", 1, "levels with hidden units: sampling seed")
@@ -30,10 +31,8 @@ func (h *hiddenFlags) register(fs *flag.FlagSet) {
 
 func (h *hiddenFlags) options(search solver.Options) (hidden.Options, error) {
 	o := hidden.Options{Method: hidden.Method(h.method), Rules: hidden.Rules{Carry: h.carry}, Samples: h.samples, Seed: h.seed, MaxStates: search.MaxStates}
-	switch o.Method {
-	case hidden.Determinised, hidden.Lookahead, hidden.Endgame, hidden.Exact:
-	default:
-		return o, &usageError{fmt.Sprintf("--method %q: want pimc, lookahead, endgame or exact", h.method)}
+	if !slices.Contains(hidden.Methods, o.Method) {
+		return o, &usageError{fmt.Sprintf("--method %q: want one of %s", h.method, hidden.MethodNames())}
 	}
 	if h.samples <= 0 {
 		return o, &usageError{"--samples must be positive"}

@@ -50,6 +50,15 @@ func TestSolveHiddenUnits(t *testing.T) {
 	if _, _, code := decant(t, "2: ? r | ? b | |", "solve", "--interactive", "-"); code != exitUsage {
 		t.Errorf("--interactive on standard input: exit %d, want %d", code, exitUsage)
 	}
+	// Every planning method the package has is one --method takes, and no other.
+	for _, m := range []string{"pimc", "lookahead", "endgame", "ismcts", "exact"} {
+		if out, errOut, code := decant(t, "", "solve", "--method", m, writeLevel(t, "3: ? ? r | ? ? b | ? r b | |")); code != 0 || !strings.Contains(out, "partial: play") {
+			t.Errorf("--method %s: exit %d, stderr %q\n%s", m, code, errOut, out)
+		}
+	}
+	if _, errOut, code := decant(t, "", "solve", "--method", "dice", mystery); code != exitUsage || !strings.Contains(errOut, "ismcts") {
+		t.Errorf("--method dice: exit %d, want %d and the methods named; stderr %q", code, exitUsage, errOut)
+	}
 }
 
 func TestInteractiveRevealLoop(t *testing.T) {

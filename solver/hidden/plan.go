@@ -3,6 +3,8 @@ package hidden
 import (
 	"context"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/decant/decant/solver"
@@ -19,6 +21,26 @@ const (
 	Exact        Method = "exact"
 	ISMCTS       Method = "ismcts"
 )
+
+// Methods are the planning methods Plan accepts.
+var Methods = []Method{Determinised, Lookahead, Endgame, ISMCTS, Exact}
+
+// MethodNames lists the methods' names for messages: "pimc, lookahead, ...".
+func MethodNames() string {
+	names := make([]string, len(Methods))
+	for i, n := range Methods {
+		names[i] = string(n)
+	}
+	return strings.Join(names, ", ")
+}
+
+// validMethod reports an error naming the methods when m is none of them.
+func validMethod(m Method) error {
+	if slices.Contains(Methods, m) {
+		return nil
+	}
+	return solver.Errorf(solver.CodeInvalidArgument, "unknown method %q: want one of %s", m, MethodNames())
+}
 
 // Defaults for Options.
 const (
@@ -168,10 +190,8 @@ type Answer struct {
 func Plan(ctx context.Context, l *solver.Level, opts Options) (Answer, error) {
 	start := time.Now()
 	opts = opts.withDefaults()
-	switch opts.Method {
-	case Determinised, Lookahead, Endgame, Exact, ISMCTS:
-	default:
-		return Answer{}, solver.Errorf(solver.CodeInvalidArgument, "unknown method %q: want pimc, lookahead, endgame, ismcts or exact", opts.Method)
+	if err := validMethod(opts.Method); err != nil {
+		return Answer{}, err
 	}
 	if err := l.Validate(); err != nil {
 		return Answer{}, err
