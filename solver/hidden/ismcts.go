@@ -122,15 +122,7 @@ func (p *planner) ismcts(b *Game, cands []solver.Move, scores []score, bi int, a
 			order = append(order, i)
 		}
 	}
-	slices.SortStableFunc(order, func(x, y int) int {
-		switch {
-		case scores[x].better(scores[y]):
-			return -1
-		case scores[y].better(scores[x]):
-			return 1
-		}
-		return 0
-	})
+	byScore(order, scores)
 	order = order[:min(ismctsTop, len(order))]
 	if len(order) < 2 || p.spent() {
 		return bi, scores[bi]

@@ -21,15 +21,7 @@ func (p *planner) refine(b *Game, samples []*Game, cands []solver.Move, scores [
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(x, y int) int {
-		switch {
-		case scores[x].better(scores[y]):
-			return -1
-		case scores[y].better(scores[x]):
-			return 1
-		}
-		return 0
-	})
+	byScore(order, scores)
 	best, bs := -1, score{}
 	for _, i := range order[:min(refineTop, len(order))] {
 		if scores[i].ok == 0 || p.states >= p.opts.MaxDecisionStates || p.spent() {
@@ -49,6 +41,19 @@ func (p *planner) refine(b *Game, samples []*Game, cands []solver.Move, scores [
 		return bi, scores[bi]
 	}
 	return best, bs
+}
+
+// byScore sorts the indices of pours best score first, ties keeping their order.
+func byScore(order []int, scores []score) {
+	slices.SortStableFunc(order, func(x, y int) int {
+		switch {
+		case scores[x].better(scores[y]):
+			return -1
+		case scores[y].better(scores[x]):
+			return 1
+		}
+		return 0
+	})
 }
 
 // expect scores pour m on belief b knowing only what it reveals: for each colour the revealed
