@@ -363,12 +363,7 @@ func (f *frame) withoutStrayRows(h *hypothesis, cands []image.Rectangle) (tubeLa
 	if h.cols == nil {
 		return tubeLayout{}, false
 	}
-	wet := map[image.Rectangle]bool{}
-	for _, c := range h.cols {
-		if !c.empty() || c.curtain {
-			wet[c.box] = true
-		}
-	}
+	wet := wetBoxes(h.cols)
 	lo, hi := math.Inf(1), math.Inf(-1)
 	var wetBoxes []image.Rectangle
 	for _, row := range h.rows {
@@ -413,12 +408,7 @@ const (
 // them agree, or they stand in a row holding liquid while the box stands in a row of empty
 // boxes alone (a row the layout adds beside the board, of a button's or a status bar's frame).
 func (f *frame) strangeEmpties(l tubeLayout, cols []column) []image.Rectangle {
-	wet := map[image.Rectangle]bool{}
-	for _, c := range cols {
-		if !c.empty() || c.curtain {
-			wet[c.box] = true
-		}
-	}
+	wet := wetBoxes(cols)
 	var empties []image.Rectangle
 	var inWetRow []bool
 	for _, row := range insertCurtains(cloneRows(l.rows), l.curtains) {
@@ -1395,6 +1385,17 @@ func wholeGlassTube(tubes [][]string, samples []unitSample, capacity int, glasse
 		}
 	}
 	return -1
+}
+
+// wetBoxes are the boxes of the columns that hold liquid or a curtain.
+func wetBoxes(cols []column) map[image.Rectangle]bool {
+	wet := map[image.Rectangle]bool{}
+	for _, c := range cols {
+		if !c.empty() || c.curtain {
+			wet[c.box] = true
+		}
+	}
+	return wet
 }
 
 // oneColour reports whether the pale runs of tubes is (raisePaleTops) all look alike.
