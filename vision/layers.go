@@ -292,9 +292,9 @@ func (f *frame) readColumn(b image.Rectangle, room [2]int) column {
 		col.top = s.y0
 		col.runs = append(col.runs, s.color)
 	}
-	if i := slices.IndexFunc(segs[last+1:], func(s segment) bool { return !s.short }); i >= 0 {
-		if s := segs[last+1+i]; s.y0 > lid && last+2+i < len(segs) {
-			col.pale, col.paleAbove = s, runAbove(segs, last+1+i)
+	if j := nextLong(segs, last); j >= 0 {
+		if s := segs[j]; s.y0 > lid && j+1 < len(segs) {
+			col.pale, col.paleAbove = s, runAbove(segs, j)
 		}
 	}
 	prev := col.bottom
@@ -307,11 +307,19 @@ func (f *frame) readColumn(b image.Rectangle, room [2]int) column {
 	return col
 }
 
+// nextLong is the index of the first long run above segs[i], -1 when all above are short.
+func nextLong(segs []segment, i int) int {
+	if j := slices.IndexFunc(segs[i+1:], func(s segment) bool { return !s.short }); j >= 0 {
+		return i + 1 + j
+	}
+	return -1
+}
+
 // runAbove is the colour of the first long run above segs[i] (of the next run when all above
 // are short).
 func runAbove(segs []segment, i int) lab {
-	if j := slices.IndexFunc(segs[i+1:], func(s segment) bool { return !s.short }); j >= 0 {
-		return segs[i+1+j].color
+	if j := nextLong(segs, i); j >= 0 {
+		return segs[j].color
 	}
 	return segs[i+1].color
 }

@@ -365,25 +365,25 @@ func (f *frame) withoutStrayRows(h *hypothesis, cands []image.Rectangle) (tubeLa
 	}
 	wet := wetBoxes(h.cols)
 	lo, hi := math.Inf(1), math.Inf(-1)
-	var wetBoxes []image.Rectangle
+	var wetRows []image.Rectangle
 	for _, row := range h.rows {
 		if slices.ContainsFunc(row, func(b image.Rectangle) bool { return wet[b] }) {
 			half := float64(medianWidth(row)) / 2
 			lo = min(lo, centreX(row[0])-half)
 			hi = max(hi, centreX(row[len(row)-1])+half)
-			wetBoxes = append(wetBoxes, row...)
+			wetRows = append(wetRows, row...)
 		}
 	}
 	if lo > hi {
 		return tubeLayout{}, false
 	}
-	tall := float64(medianHeight(wetBoxes))
+	tall := float64(medianHeight(wetRows))
 	var rows [][]image.Rectangle
 	for _, row := range h.rows {
 		dry := !slices.ContainsFunc(row, func(b image.Rectangle) bool { return wet[b] })
 		beside := slices.ContainsFunc(row, func(b image.Rectangle) bool { return centreX(b) < lo || centreX(b) > hi })
 		unlike := math.Abs(float64(medianHeight(row))/tall-1) > strayRowSize
-		far := !slices.ContainsFunc(wetBoxes, func(w image.Rectangle) bool {
+		far := !slices.ContainsFunc(wetRows, func(w image.Rectangle) bool {
 			return float64(max(w.Min.Y-row[0].Max.Y, row[0].Min.Y-w.Max.Y)) <= strayRowGap*tall
 		})
 		if !dry || !(beside || unlike || far) {
@@ -1398,7 +1398,8 @@ func wetBoxes(cols []column) map[image.Rectangle]bool {
 	return wet
 }
 
-// oneColour reports whether the pale runs of tubes is (raisePaleTops) all look alike.
+// oneColour reports whether the pale runs (raisePaleTops) of the tubes numbered is all look
+// alike.
 func oneColour(cols []column, is []int) bool {
 	return !slices.ContainsFunc(is, func(i int) bool {
 		return slices.ContainsFunc(is, func(j int) bool { return deltaE(cols[i].pale.color, cols[j].pale.color) >= paleMatchDE })

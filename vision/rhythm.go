@@ -113,12 +113,19 @@ func (f *frame) completeRows(l tubeLayout, cands []image.Rectangle) (tubeLayout,
 func snap(b image.Rectangle, cands []image.Rectangle, off int) image.Rectangle {
 	best, bd := b, off+1
 	for _, c := range cands {
-		d := abs(c.Min.X+c.Max.X-b.Min.X-b.Max.X) / 2
-		if d < bd && near(c.Dx(), b.Dx(), endWidthTol) && near(c.Dy(), b.Dy(), endHeightTol) && abs(c.Min.Y-b.Min.Y) <= int(endHeightTol*float64(b.Dy())) {
-			best, bd = b.Add(image.Pt(c.Min.X+c.Max.X-b.Min.X-b.Max.X, 0).Div(2)), d
+		dx := (c.Min.X + c.Max.X - b.Min.X - b.Max.X) / 2 // centre to centre
+		if abs(dx) < bd && tubeSized(c, b) {
+			best, bd = b.Add(image.Pt(dx, 0)), abs(dx)
 		}
 	}
 	return best
+}
+
+// tubeSized reports whether outline c has the size of the tube box b and stands at its
+// height, within endWidthTol and endHeightTol.
+func tubeSized(c, b image.Rectangle) bool {
+	return near(c.Dx(), b.Dx(), endWidthTol) && near(c.Dy(), b.Dy(), endHeightTol) &&
+		abs(c.Min.Y-b.Min.Y) <= int(endHeightTol*float64(b.Dy()))
 }
 
 // holdsTube reports whether place b, at a row's pitch, holds a tube: liquid rests on its
@@ -134,8 +141,7 @@ func (f *frame) holdsTube(b image.Rectangle, cands []image.Rectangle, row []imag
 		// Beyond the board's ends only an outline of the row's own tube stands for one: of
 		// its size, at its height, centred on the place.
 		return slices.ContainsFunc(cands, func(c image.Rectangle) bool {
-			return near(c.Dx(), b.Dx(), endWidthTol) && near(c.Dy(), b.Dy(), endHeightTol) &&
-				abs(c.Min.Y-b.Min.Y) <= int(endHeightTol*float64(b.Dy())) && math.Abs(centreX(c)-centreX(b)) <= endOffBeat*float64(b.Dx())
+			return tubeSized(c, b) && math.Abs(centreX(c)-centreX(b)) <= endOffBeat*float64(b.Dx())
 		})
 	}
 	for _, c := range cands {
