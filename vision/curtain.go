@@ -33,6 +33,7 @@ const (
 	curtainSpan      = 0.6
 	curtainHeightTol = 0.3
 	lanternLowest    = 0.8 // a lantern ends above this share of its box's height
+	lanternTall      = 0.4 // a pale lantern, told by its colour alone, is at most this share of the cloth's height
 	sameClothDE      = 5   // two curtains' cloths this close are one game's cloth
 )
 
@@ -92,7 +93,7 @@ func (f *frame) findCurtains(rows [][]image.Rectangle, cands []image.Rectangle) 
 		// Nor is a column whose glyphs count hidden units a curtain: their dark boxes look
 		// like cloth, and the colour on top like a lantern.
 		for _, box := range row {
-			if c, ok := f.tubeCurtain(row, box, distinctDE); ok {
+			if c, ok := f.tubeCurtain(row, box, false); ok {
 				out = append(out, c)
 			}
 		}
@@ -101,9 +102,15 @@ func (f *frame) findCurtains(rows [][]image.Rectangle, cands []image.Rectangle) 
 }
 
 // tubeCurtain reads a box among a row's tubes as a curtain: a lantern standing distinct from
-// the cloth, flanked by cloth, on a column whose glyphs count no hidden units.
-func (f *frame) tubeCurtain(row []image.Rectangle, box image.Rectangle, distinct float64) (curtain, bool) {
-	c, ok := f.lantern(box, distinct)
+// the cloth, flanked by cloth, on a column whose glyphs count no hidden units. A cloth known
+// from a curtain found elsewhere (known) need only stand clothDE from its lantern, else
+// distinctDE.
+func (f *frame) tubeCurtain(row []image.Rectangle, box image.Rectangle, known bool) (curtain, bool) {
+	distinct := float64(distinctDE)
+	if known {
+		distinct = clothDE
+	}
+	c, ok := f.lantern(box, distinct, known)
 	if !ok || !f.flankedLantern(box, c) || len(f.readColumn(box, room(row, box)).glyphGaps) > 0 {
 		return curtain{}, false
 	}
@@ -129,7 +136,7 @@ func (f *frame) likeCurtains(rows [][]image.Rectangle, found []curtain) []curtai
 			if !ok || !slices.ContainsFunc(found, func(c curtain) bool { return deltaE(c.cloth, cloth) < sameClothDE }) {
 				continue
 			}
-			if c, ok := f.tubeCurtain(row, box, clothDE); ok {
+			if c, ok := f.tubeCurtain(row, box, true); ok {
 				out = append(out, c)
 			}
 		}
@@ -150,7 +157,7 @@ func (f *frame) curtainAt(cands []image.Rectangle, x float64, top, bottom, tw, t
 			c.Dx()*4 < tw || c.Dx() > 2*tw {
 			continue
 		}
-		if col, ok := f.lantern(c, distinctDE); ok {
+		if col, ok := f.lantern(c, distinctDE, false); ok {
 			x0 := int(math.Round(x)) - tw/2
 			cloth, _ := f.medianLab(clothArea(c))
 			return curtain{box: image.Rect(x0, top, x0+tw, bottom), color: col, cloth: cloth}, true
@@ -163,7 +170,7 @@ func (f *frame) curtainAt(cands []image.Rectangle, x float64, top, bottom, tw, t
 // colour, unlike the background, over most of the box, with a small lantern of a clearly more saturated colour in the
 // upper part (a covered tube's foot may show below the cloth), clear of the box's sides. A
 // tube of liquid layers has no small patch of colour: its layers span it from wall to wall.
-func (f *frame) lantern(box image.Rectangle, distinct float64) (lab, bool) {
+func (f *frame) lantern(box image.Rectangle, distinct float64, known bool) (lab, bool) {
 	// Below the rod the curtain hangs from, above the tube's foot that may show under it.
 	r := f.clip(clothArea(box))
 	if r.Empty() {
@@ -189,10 +196,6 @@ func (f *frame) lantern(box image.Rectangle, distinct float64) (lab, bool) {
 	if float64(near) < clothShare*float64(sampled) {
 		return lab{}, false
 	}
-	type pixel struct {
-		x, y int
-		c    lab
-	}
 	var px []pixel
 	nearCloth := 0
 	for y := r.Min.Y; y < r.Max.Y; y++ {
@@ -211,9 +214,36 @@ func (f *frame) lantern(box image.Rectangle, distinct float64) (lab, bool) {
 	// lantern): the first group that is small, narrow and unlike the cloth is the lantern.
 	total := len(px)
 	slices.SortFunc(px, func(a, b pixel) int { return cmp.Compare(b.c.Chroma(), a.c.Chroma()) })
+	c, px, ok := f.lanternGroup(px, total, r, cloth, distinct, false, func(seed lab) bool {
+		return seed.Chroma() >= lanternChroma && seed.Chroma() >= cloth.Chroma()+lanternOverCloth
+	})
+	if ok || !known || len(px) == 0 {
+		return c, ok
+	}
+	// A pale lantern (white, grey, a pastel) on a saturated cloth stands out by its colour,
+	// not its saturation: on a cloth known from a curtain found elsewhere (a tube full of one
+	// colour is cloth enough otherwise), the colours most unlike the cloth, one group at a
+	// time, in a group as compact as a lantern.
+	slices.SortFunc(px, func(a, b pixel) int { return cmp.Compare(deltaE(b.c, cloth), deltaE(a.c, cloth)) })
+	c, _, ok = f.lanternGroup(px, total, r, cloth, distinct, true, func(seed lab) bool { return deltaE(seed, cloth) >= distinct })
+	return c, ok
+}
+
+// pixel is a pixel's place and colour.
+type pixel struct {
+	x, y int
+	c    lab
+}
+
+// lanternGroup looks for a lantern among the pixels of r (total of them), in their order: the
+// first pixel seeds a group of those within clothDE of it, tried while seedOK holds, three
+// groups at most. A lantern's group is unlike the cloth by distinct or more, an eighth of
+// the pixels at most, and at most lanternWidth of r wide; when compact, also at most
+// lanternTall of r high. It returns the colour the lantern shows and the pixels left untried.
+func (f *frame) lanternGroup(px []pixel, total int, r image.Rectangle, cloth lab, distinct float64, compact bool, seedOK func(lab) bool) (lab, []pixel, bool) {
 	for tried := 0; tried < 3 && len(px) > 0; tried++ {
 		seed := px[0].c
-		if seed.Chroma() < lanternChroma || seed.Chroma() < cloth.Chroma()+lanternOverCloth {
+		if !seedOK(seed) {
 			break
 		}
 		var ls, as, bs []float64
@@ -226,19 +256,20 @@ func (f *frame) lantern(box image.Rectangle, distinct float64) (lab, bool) {
 			}
 		}
 		c := lab{L: median(ls), A: median(as), B: median(bs)}
-		if deltaE(c, cloth) >= distinct && len(ls)*8 <= total && float64(right-left+1) <= lanternWidth*float64(r.Dx()) {
+		w, h := right-left+1, bottom-top+1
+		if deltaE(c, cloth) >= distinct && len(ls)*8 <= total && float64(w) <= lanternWidth*float64(r.Dx()) &&
+			(!compact || float64(h) <= lanternTall*float64(r.Dy())) {
 			// A lantern drawn as a frame round a pane: the pane's colour is the one it shows.
-			w, h := right-left+1, bottom-top+1
 			hollow := float64(len(ls)) <= frameFill*float64(w*h)
 			if pane, ok := f.medianLab(image.Rect(left+w/3, top+h/3, right+1-w/3, bottom+1-h/3)); ok && w >= 6 && h >= 6 && hollow &&
-				deltaE(pane, c) >= distinctDE && deltaE(pane, cloth) >= clothDE && pane.Chroma() >= lanternChroma {
-				return pane, true
+				deltaE(pane, c) >= distinctDE && deltaE(pane, cloth) >= clothDE && (compact || pane.Chroma() >= lanternChroma) {
+				return pane, px, true
 			}
-			return c, true
+			return c, px, true
 		}
 		px = slices.DeleteFunc(px, func(p pixel) bool { return deltaE(p.c, seed) < clothDE })
 	}
-	return lab{}, false
+	return lab{}, px, false
 }
 
 // flankedLantern reports whether colour c hangs in box like a lantern on a curtain: in the
