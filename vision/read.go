@@ -33,6 +33,8 @@ type Reading struct {
 	// pixels keeps the decoded image so that Annotate draws on it without decoding again.
 	pixels *annotate.BGR
 	photo  bool // read from a photo of a screen (see findScreen)
+	// nearest is the ΔE between the reading's two nearest colours (+Inf with one colour).
+	nearest float64
 }
 
 // Tube is the geometry of one tube.
@@ -1130,8 +1132,9 @@ func (r *Reading) checkClusters(means []lab, members [][]lab) {
 		// Games never draw two colours this alike: the count rule split one colour.
 		r.doubt(twinConfidence, "two colours differ by only ΔE %.1f", ds[0])
 	}
+	r.nearest = math.Inf(1)
 	if len(ds) > 0 {
-		r.doubtPhotoColours(ds[0])
+		r.nearest = ds[0]
 	}
 }
 

@@ -507,13 +507,10 @@ func (f *frame) toImage(x0, y0, x1, y1 float64) image.Rectangle {
 	return image.Rect(int(math.Floor(minX)), int(math.Floor(minY)), int(math.Ceil(maxX)), int(math.Ceil(maxY)))
 }
 
-// photoUnconfirmedConfidence is what a reading of a photo is left with when hidden units or
-// covered tubes keep the colour counts from confirming it: glare, moiré and the camera's
-// colour cast shift colours enough that an unconfirmed reading of a photo is a guess.
-const photoUnconfirmedConfidence = 0.45
-
-// doubtPhoto doubts a reading of a photo whose colours the counts cannot confirm, and returns
-// the low_confidence error when that leaves it below LowConfidence.
+// doubtPhoto doubts a reading of a photo whose colours the counts cannot confirm (hidden units
+// or covered tubes) and whose two nearest colours lie within photoNearDE, and returns the
+// low_confidence error when that leaves it below LowConfidence. Where every unit is in view
+// the counts confirm the colours: two near colours mixed up break them.
 func (r *Reading) doubtPhoto() error {
 	hidden, covered := 0, 0
 	for i, t := range r.Level.Tubes {
@@ -526,10 +523,10 @@ func (r *Reading) doubtPhoto() error {
 			}
 		}
 	}
-	if hidden == 0 && covered == 0 {
+	if hidden == 0 && covered == 0 || r.nearest >= photoNearDE {
 		return nil
 	}
-	r.doubt(photoUnconfirmedConfidence, "a photo of a screen, with %d hidden units and %d covered tubes: the colour counts cannot confirm its colours", hidden, covered)
+	r.doubt(photoNearConfidence, "a photo of a screen with two colours only ΔE %.1f apart, and %d hidden units and %d covered tubes the colour counts cannot check: glare and the camera's colour cast blur such colours", r.nearest, hidden, covered)
 	if r.Confidence < LowConfidence {
 		return r.lowConfidence()
 	}
@@ -538,16 +535,9 @@ func (r *Reading) doubtPhoto() error {
 
 // In a photo of a screen, glare, moiré and the camera's colour cast shift colours by as much
 // as games keep their nearest pairs apart: two colours within photoNearDE (CIEDE2000) cannot
-// be told apart reliably, and leave a reading photoNearConfidence. (The old renderer's
-// palette, drawn after common games, has its nearest pair at ΔE 17.7 and stays readable.)
+// be told apart reliably, and leave a reading the counts cannot check photoNearConfidence.
+// (The old renderer's palette, drawn after common games, has its nearest pair at ΔE 17.7.)
 const (
 	photoNearDE         = 15
 	photoNearConfidence = 0.45
 )
-
-// doubtPhotoColours doubts a reading of a photo whose two nearest colours are nearest apart.
-func (r *Reading) doubtPhotoColours(nearest float64) {
-	if r.photo && nearest < photoNearDE {
-		r.doubt(photoNearConfidence, "a photo of a screen with two colours only ΔE %.1f apart: glare and the camera's colour cast blur them", nearest)
-	}
-}

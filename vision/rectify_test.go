@@ -244,52 +244,34 @@ func TestFindScreenNotInScreenshots(t *testing.T) {
 }
 
 // A reading of a photo whose colours the counts cannot confirm (hidden units, covered tubes)
-// is refused: a photo's glare and colour cast make it a guess. One the counts confirm stands.
+// and whose two nearest colours are nearer than games' near pairs is refused: a photo's glare
+// and colour cast make it a guess. One the counts confirm stands, as does one whose colours
+// lie well apart.
 func TestDoubtPhoto(t *testing.T) {
 	for _, tc := range []struct {
-		name  string
-		tubes [][]string
-		code  solver.Code
+		name    string
+		tubes   [][]string
+		nearest float64
+		code    solver.Code
 	}{
-		{"counts confirm", [][]string{{"red", "blue", "red", "blue"}, {"blue", "red", "blue", "red"}, {}, {}}, ""},
-		{"hidden units", [][]string{{"?", "?", "?", "red"}, {"?", "?", "?", "blue"}, {}, {}}, solver.CodeLowConfidence},
-		{"covered tube", [][]string{{"red", "blue", "red", "blue"}, {"blue", "red", "blue", "red"}, {solver.CurtainPrefix + "red"}, {}}, solver.CodeLowConfidence},
+		{"counts confirm, near pair", [][]string{{"red", "blue", "red", "blue"}, {"blue", "red", "blue", "red"}, {}, {}}, 8.7, ""},
+		{"hidden units, near pair", [][]string{{"?", "?", "?", "red"}, {"?", "?", "?", "blue"}, {}, {}}, 13.7, solver.CodeLowConfidence},
+		{"hidden units, colours apart", [][]string{{"?", "?", "?", "red"}, {"?", "?", "?", "blue"}, {}, {}}, 17.7, ""},
+		{"covered tube, near pair", [][]string{{"red", "blue", "red", "blue"}, {"blue", "red", "blue", "red"}, {solver.CurtainPrefix + "red"}, {}}, 13.7, solver.CodeLowConfidence},
+		{"covered tube, colours apart", [][]string{{"red", "blue", "red", "blue"}, {"blue", "red", "blue", "red"}, {solver.CurtainPrefix + "red"}, {}}, 30, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			l, err := solver.BuildLevel(4, tc.tubes)
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := &Reading{Level: l, Confidence: 1}
+			r := &Reading{Level: l, Confidence: 1, photo: true, nearest: tc.nearest}
 			err = r.doubtPhoto()
 			if got := solver.ErrorCode(err); got != tc.code {
 				t.Fatalf("got %q (%v), want %q", got, err, tc.code)
 			}
-			if tc.code != "" && r.Confidence >= LowConfidence {
-				t.Errorf("confidence %.2f, want below %.2f", r.Confidence, LowConfidence)
-			}
-		})
-	}
-}
-
-// In a photo, two colours closer than games' near pairs leave the reading refused; in a
-// screenshot, or with colours well apart, the reading stands.
-func TestDoubtPhotoColours(t *testing.T) {
-	for _, tc := range []struct {
-		name    string
-		photo   bool
-		nearest float64
-		refused bool
-	}{
-		{"photo, near pair", true, 13.7, true},
-		{"photo, colours apart", true, 17.7, false},
-		{"screenshot, near pair", false, 13.7, false},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			r := &Reading{Confidence: 1, photo: tc.photo}
-			r.doubtPhotoColours(tc.nearest)
-			if got := r.Confidence < LowConfidence; got != tc.refused {
-				t.Errorf("confidence %.2f: refused %v, want %v", r.Confidence, got, tc.refused)
+			if refused := r.Confidence < LowConfidence; refused != (tc.code != "") {
+				t.Errorf("confidence %.2f: refused %v, want %v", r.Confidence, refused, tc.code != "")
 			}
 		})
 	}
