@@ -678,6 +678,10 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 			capacity = max(capacity, h)
 		case inferred && h != capacity:
 			r.doubt(brokenConfidence, "tubes filled alike with %d units and hidden units told by no glyph, in tubes as tall as %d: the capacity is unsure", capacity, h)
+		case h > capacity:
+			// More room above every tube than games leave over a full one: tubes of h, each
+			// a unit short, keep the counts as well (colours of h units, fewer of them).
+			r.doubt(brokenConfidence, "tubes filled alike with %d units, in tubes as tall as %d: full tubes of %d or tubes of %d each short of full, the counts allow both", capacity, h, capacity, h)
 		}
 	} else if len(u.layout.curtains) > 0 {
 		// Curtains hold units the counts cannot see, so the counts settle no capacity: tubes

@@ -59,6 +59,7 @@ func TestOnceSilentlyWrong(t *testing.T) {
 		{59000179, true, "the last two tubes of an unevenly spaced row, added at the row's pitch off their outlines and misread: a whole colour and three hidden units missed"},
 		{59000649, false, "a curtain's lantern ΔE 8 from a liquid, named after it, where it waits for a near colour the hidden units hold"},
 		{61000418, false, "a curtain's lantern ΔE 21 from two liquids, named a colour of its own"},
+		{67000731, false, "a mystery position of tubes of 4, each a unit short of full, read as full tubes of 3: the glyphs count the hidden units, and the counts allow both"},
 	} {
 		scene, err := render.Random(tc.seed)
 		if err != nil {
