@@ -26,16 +26,6 @@ const (
 	ismctsPour = 0.002
 )
 
-// Tuning knobs (temporary: set by knobs_test.go from the environment).
-var (
-	ismctsWiden                                                                 = 0.0 // progressive widening below the root: a node visited N times tries its first 1+floor(widen*N^widenExp) pours (0: all)
-	ismctsWidenExp                                                              = 0.5
-	ismctsMargin                                                                = 0.0 // root: among pours visited at least (1-margin) times the most, the fewest expected pours
-	ismctsBlind                                                                 = 0.0 // weight of the blind value at a leaf
-	ismctsRollout                                                               = 0.0 // blind pours played at a leaf before the exact search
-	debugIters, debugTrees, debugDepth, debugMaxDepth, debugRoll, debugRollDone int
-)
-
 // isNode is an information state of the tree: a position as the player sees it, reached by
 // the pours of its path from the root, with the pours worth trying there and, for each, the
 // information states they lead to, keyed by what the player then sees (the revealed colour).
@@ -47,8 +37,6 @@ type isNode struct {
 	visits int
 	sum    float64
 	avoid  map[string]bool // the positions of the path, root included: a pour back is no pour
-	fin    []int           // at the root: the finishes after each pour
-	pours  []float64       // at the root: the sum of their pours
 }
 
 // newISNode returns a node for the information state of truth g, whose pours are the
@@ -99,18 +87,14 @@ func orderCareful(g *Game, moves []solver.Move) {
 // choose returns the pour to descend by: UCB1, a pour not yet tried valued at the node's mean
 // (first-play urgency), so that the tree keeps to pours found good rather than trying every
 // pour once before any twice.
-func (n *isNode) choose(widen bool) int {
-	width := len(n.moves)
-	if widen && ismctsWiden > 0 {
-		width = min(width, 1+int(ismctsWiden*math.Pow(float64(n.visits), ismctsWidenExp)))
-	}
+func (n *isNode) choose() int {
 	fpu := 1.0
 	if n.visits > 0 {
 		fpu = n.sum / float64(n.visits)
 	}
 	logN := math.Log(float64(n.visits + 1))
 	bi, bv := -1, math.Inf(-1)
-	for i := range n.moves[:width] {
+	for i := range n.moves {
 		mean, k := fpu, 1.0
 		if n.n[i] > 0 {
 			mean, k = n.w[i]/float64(n.n[i]), float64(n.n[i])
@@ -143,8 +127,7 @@ func (p *planner) ismcts(b *Game, cands []solver.Move, scores []score, bi int, a
 	if len(order) < 2 || p.spent() {
 		return bi, scores[bi]
 	}
-	root := &isNode{avoid: avoid, n: make([]int, len(order)), w: make([]float64, len(order)), kids: make([]map[string]*isNode, len(order)),
-		fin: make([]int, len(order)), pours: make([]float64, len(order))}
+	root := &isNode{avoid: avoid, n: make([]int, len(order)), w: make([]float64, len(order)), kids: make([]map[string]*isNode, len(order))}
 	for _, i := range order {
 		root.moves = append(root.moves, cands[i])
 	}
@@ -155,9 +138,7 @@ func (p *planner) ismcts(b *Game, cands []solver.Move, scores []score, bi int, a
 			return bi, scores[bi]
 		}
 		p.iterate(root, g)
-		debugIters++
 	}
-	debugTrees++
 	best := 0
 	for i := range root.moves {
 		if root.n[i] > root.n[best] || root.n[i] == root.n[best] && root.w[i] > root.w[best] {
@@ -166,14 +147,6 @@ func (p *planner) ismcts(b *Game, cands []solver.Move, scores []score, bi int, a
 	}
 	if root.n[best] == 0 {
 		return bi, scores[bi]
-	}
-	if ismctsMargin > 0 {
-		most, mean := best, func(i int) float64 { return root.pours[i] / float64(max(root.fin[i], 1)) }
-		for i := range root.moves {
-			if float64(root.n[i]) >= (1-ismctsMargin)*float64(root.n[most]) && root.fin[i] > 0 && mean(i) < mean(best) {
-				best = i
-			}
-		}
 	}
 	return order[best], scores[order[best]]
 }
@@ -185,21 +158,19 @@ func (p *planner) iterate(root *isNode, g *Game) {
 		i    int
 	}
 	var path []step
-	node, r, pours := root, 0.0, -1
+	node, r := root, 0.0
 	for depth := 1; ; depth++ {
-		debugDepth++
-		debugMaxDepth = max(debugMaxDepth, depth)
 		if len(node.moves) == 0 {
 			break // no pour leads anywhere new: counted as lost
 		}
-		i := node.choose(depth > 1)
+		i := node.choose()
 		m := node.moves[i]
 		path = append(path, step{node, i})
 		if _, _, err := g.Pour(m.From, m.To); err != nil {
 			break // cannot happen: the completion agrees with the node on what shows
 		}
 		if g.Solved() {
-			r, pours = 1-ismctsPour*float64(depth), depth
+			r = 1 - ismctsPour*float64(depth)
 			break
 		}
 		k := g.Key()
@@ -218,36 +189,14 @@ func (p *planner) iterate(root *isNode, g *Game) {
 				}
 				node.kids[i][k] = child
 			}
-			var blind float64
-			if ismctsBlind > 0 {
-				c := g.Clone()
-				played, done := p.rollout(c, 200)
-				debugRoll++
-				if done {
-					debugRollDone++
-					blind = 1 - ismctsPour*float64(depth+played)
-				}
+			if v := p.finish(g); v >= 0 {
+				r = 1 - ismctsPour*float64(depth+v)
 			}
-			played, done := p.rollout(g, int(ismctsRollout))
-			if done {
-				pours = depth + played
-			} else if v := p.finish(g); v >= 0 {
-				pours = depth + played + v
-			}
-			if pours >= 0 {
-				r = 1 - ismctsPour*float64(pours)
-			}
-			r = (1-ismctsBlind)*r + ismctsBlind*blind
 			child.visits++
 			child.sum += r
 			break
 		}
 		node = child
-	}
-	if root.fin != nil && len(path) > 0 && pours >= 0 {
-		i := path[0].i
-		root.fin[i]++
-		root.pours[i] += float64(pours)
 	}
 	for _, s := range path {
 		s.node.visits++
@@ -255,75 +204,4 @@ func (p *planner) iterate(root *isNode, g *Game) {
 		s.node.n[s.i]++
 		s.node.w[s.i] += r
 	}
-}
-
-// rollout plays up to k pours on completion g by a blind policy (see blindScore), stopping
-// when g is solved (done) or no pour leads anywhere new; it returns the pours played.
-func (p *planner) rollout(g *Game, k int) (played int, done bool) {
-	if k <= 0 {
-		return 0, false
-	}
-	seen := map[string]bool{g.Key(): true}
-	for ; played < k; played++ {
-		moves := g.Legal()
-		p.work += len(moves)
-		bm, bv := solver.Move{}, math.Inf(-1)
-		for _, m := range moves {
-			if v := blindScore(g, m); v > bv {
-				c := g.Clone()
-				if _, _, err := c.Pour(m.From, m.To); err != nil || seen[c.Key()] {
-					continue
-				}
-				bm, bv = m, v
-			}
-		}
-		if math.IsInf(bv, -1) {
-			return played, false
-		}
-		if _, _, err := g.Pour(bm.From, bm.To); err != nil {
-			return played, false
-		}
-		if g.Solved() {
-			return played + 1, true
-		}
-		seen[g.Key()] = true
-	}
-	return played, false
-}
-
-// blindScore rates pour m on g by what shows only: completing a tube, revealing a hidden
-// unit, merging onto its colour and emptying a tube are good; taking an empty tube, leaving
-// part of the run behind and burying hidden units are bad.
-func blindScore(g *Game, m solver.Move) float64 {
-	src, dst := g.Tubes[m.From], g.Tubes[m.To]
-	_, run, _ := g.topRun(m.From)
-	whole := m.Count == run
-	v := 0.0
-	if len(dst) == 0 {
-		if whole && run == len(src) {
-			return math.Inf(-1) // a tube of one colour into an empty one: no progress
-		}
-		v -= 3
-	} else {
-		v += 3
-		if len(dst)+m.Count == g.Capacity && g.sorted(m.To) {
-			v += 10
-		}
-	}
-	if whole {
-		switch {
-		case run == len(src):
-			v += 2
-		case !g.Shown[m.From][len(src)-run-1]:
-			v += 4
-		}
-	} else {
-		v -= 2
-	}
-	for _, shown := range g.Shown[m.To] {
-		if !shown {
-			v--
-		}
-	}
-	return v
 }
