@@ -62,10 +62,13 @@
 //     exact search on that completion. A pour's value is so that of the choices a player could
 //     make after it without seeing what is hidden, for as deep as the tree reaches, where the
 //     determinised search lets every completion choose its own; below the tree (3–6 pours
-//     deep on the 8–12-colour mystery levels) the exact search still sees everything. The
-//     pour visited most is played, with its determinised score. Its tree takes at most
-//     ismctsShare of the work the call has left, and its call's budget is larger
-//     (DefaultISMCTSWork).
+//     deep on the 8–12-colour mystery levels, since nearly every pour there reveals a unit
+//     and splits its node's visits over the colours it may show) the exact search still
+//     sees everything. The pour visited most is played, with its determinised score — or,
+//     among the pours visited at least 90% as often (ismctsMargin), the one whose finishing
+//     iterations took the fewest pours on average: the tree rates them alike, and the
+//     shorter way is worth taking. Its tree takes at most ismctsShare of the work the call
+//     has left, and its call's budget is larger (DefaultISMCTSWork).
 //   - Exact (small levels only): an AND-OR expectimax over every reveal, giving the best
 //     achievable probability of finishing a mystery level — the ceiling the others are
 //     measured against (Ceiling). Beliefs are memoised up to a renaming of the colours.

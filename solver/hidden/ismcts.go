@@ -24,6 +24,9 @@ const (
 	// ismctsPour is the reward a finish loses for each pour it takes, so that among pours
 	// finishing as often the tree prefers the shorter way (a pour weighs 1/500 of a finish).
 	ismctsPour = 0.002
+	// ismctsMargin is how close to the most visited root pour another must be visited (a share
+	// of its visits) to be played instead for fewer pours (see planner.ismcts).
+	ismctsMargin = 0.1
 )
 
 // isNode is an information state of the tree: a position as the player sees it, reached by
@@ -37,6 +40,8 @@ type isNode struct {
 	visits int
 	sum    float64
 	avoid  map[string]bool // the positions of the path, root included: a pour back is no pour
+	fin    []int           // at the root only: the iterations that finished after each pour
+	pours  []float64       // at the root only: the sum of their pours
 }
 
 // newISNode returns a node for the information state of truth g, whose pours are the
@@ -113,8 +118,11 @@ func (n *isNode) choose() int {
 // a player could make after it — down to the first information state not in the tree, adds
 // it, and scores it by the exact search on that completion (1 for a finish, less a little for
 // each pour, 0 otherwise). The pour visited most at the root is played, its score the
-// determinised one (so PSuccess keeps its meaning and calibration). avoid holds the segment's
-// positions. The tree's work is bounded by ismctsIterations and a share of the call's budget.
+// determinised one (so PSuccess keeps its meaning and calibration) — or, among the pours
+// visited at least 1 − ismctsMargin times as often as it, the one whose finishing iterations
+// took the fewest pours on average (the tree rates them alike; the shorter way is worth
+// taking). avoid holds the segment's positions. The tree's work is bounded by
+// ismctsIterations and a share of the call's budget.
 func (p *planner) ismcts(b *Game, cands []solver.Move, scores []score, bi int, avoid map[string]bool) (int, score) {
 	order := make([]int, 0, len(cands))
 	for i := range cands {
@@ -127,7 +135,8 @@ func (p *planner) ismcts(b *Game, cands []solver.Move, scores []score, bi int, a
 	if len(order) < 2 || p.spent() {
 		return bi, scores[bi]
 	}
-	root := &isNode{avoid: avoid, n: make([]int, len(order)), w: make([]float64, len(order)), kids: make([]map[string]*isNode, len(order))}
+	root := &isNode{avoid: avoid, n: make([]int, len(order)), w: make([]float64, len(order)), kids: make([]map[string]*isNode, len(order)),
+		fin: make([]int, len(order)), pours: make([]float64, len(order))}
 	for _, i := range order {
 		root.moves = append(root.moves, cands[i])
 	}
@@ -148,7 +157,25 @@ func (p *planner) ismcts(b *Game, cands []solver.Move, scores []score, bi int, a
 	if root.n[best] == 0 {
 		return bi, scores[bi]
 	}
+	best = root.shortest(best)
 	return order[best], scores[order[best]]
+}
+
+// shortest returns, among the root's pours visited at least 1 − ismctsMargin times as often
+// as pour most, the one whose finishing iterations took the fewest pours on average (most
+// itself when none took fewer, or when none of its iterations finished: nothing to compare).
+func (n *isNode) shortest(most int) int {
+	if n.fin == nil || n.fin[most] == 0 {
+		return most
+	}
+	mean := func(i int) float64 { return n.pours[i] / float64(n.fin[i]) }
+	best := most
+	for i := range n.moves {
+		if float64(n.n[i]) >= (1-ismctsMargin)*float64(n.n[most]) && n.fin[i] > 0 && mean(i) < mean(best) {
+			best = i
+		}
+	}
+	return best
 }
 
 // iterate runs one iteration of the tree search from root on completion g (consumed).
@@ -158,7 +185,7 @@ func (p *planner) iterate(root *isNode, g *Game) {
 		i    int
 	}
 	var path []step
-	node, r := root, 0.0
+	node, r, pours := root, 0.0, -1 // pours: those of a finish, -1 for none
 	for depth := 1; ; depth++ {
 		if len(node.moves) == 0 {
 			break // no pour leads anywhere new: counted as lost
@@ -170,7 +197,7 @@ func (p *planner) iterate(root *isNode, g *Game) {
 			break // cannot happen: the completion agrees with the node on what shows
 		}
 		if g.Solved() {
-			r = 1 - ismctsPour*float64(depth)
+			r, pours = 1-ismctsPour*float64(depth), depth
 			break
 		}
 		k := g.Key()
@@ -190,13 +217,17 @@ func (p *planner) iterate(root *isNode, g *Game) {
 				node.kids[i][k] = child
 			}
 			if v := p.finish(g); v >= 0 {
-				r = 1 - ismctsPour*float64(depth+v)
+				r, pours = 1-ismctsPour*float64(depth+v), depth+v
 			}
 			child.visits++
 			child.sum += r
 			break
 		}
 		node = child
+	}
+	if root.fin != nil && len(path) > 0 && pours >= 0 {
+		root.fin[path[0].i]++
+		root.pours[path[0].i] += float64(pours)
 	}
 	for _, s := range path {
 		s.node.visits++

@@ -3,6 +3,8 @@ package hidden
 import (
 	"math/rand/v2"
 	"testing"
+
+	"github.com/decant/decant/solver"
 )
 
 // TestISMCTSNodesAreInformationStates checks that the tree's nodes are what the player sees:
@@ -51,5 +53,55 @@ func TestISMCTSNodesAreInformationStates(t *testing.T) {
 	walk(root, 0)
 	if depth < 2 {
 		t.Errorf("tree %d deep after %d iterations, want the choices after the reveal searched too", depth, iterations)
+	}
+}
+
+// TestISMCTSShortest checks the root's choice among pours visited about as often as the most:
+// the one whose finishing iterations took the fewest pours, none visited too little, and the
+// most visited where it has no finish to compare.
+func TestISMCTSShortest(t *testing.T) {
+	n := &isNode{moves: make([]solver.Move, 4),
+		n:     []int{100, 95, 80, 91},
+		fin:   []int{90, 90, 70, 0},
+		pours: []float64{2700, 2610, 1400, 0}}
+	if got := n.shortest(0); got != 1 {
+		t.Errorf("shortest = %d, want 1 (29 pours a finish against 30; 2 is visited too little, 3 never finished)", got)
+	}
+	n.fin[0], n.pours[0] = 0, 0
+	if got := n.shortest(0); got != 0 {
+		t.Errorf("shortest = %d, want the most visited (0) when it never finished", got)
+	}
+}
+
+// TestISMCTSRootCountsPours checks that the tree records at its root, for each pour, the
+// iterations that finished after it and their pours, which the shorter-way choice rests on.
+func TestISMCTSRootCountsPours(t *testing.T) {
+	l, _ := mysteryView(t, 7, 9, 4)
+	b, err := Belief(l, Rules{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &planner{ctx: t.Context(), opts: Options{}.withDefaults(), rng: rand.New(rand.NewPCG(1, 2)), cache: map[string]int{}}
+	root := newISNode(b, map[string]bool{b.Key(): true})
+	root.fin, root.pours = make([]int, len(root.moves)), make([]float64, len(root.moves))
+	for range 100 {
+		g, err := b.Sample(p.rng)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.iterate(root, g)
+	}
+	total := 0
+	for i := range root.moves {
+		if root.fin[i] > root.n[i] {
+			t.Errorf("pour %d: %d finishes in %d visits", i, root.fin[i], root.n[i])
+		}
+		if root.fin[i] > 0 && root.pours[i] < float64(root.fin[i]) {
+			t.Errorf("pour %d: %v pours over %d finishes, want at least one a finish", i, root.pours[i], root.fin[i])
+		}
+		total += root.fin[i]
+	}
+	if total == 0 {
+		t.Error("no iteration finished: nothing recorded")
 	}
 }
