@@ -66,8 +66,9 @@ const (
 	DefaultMaxDecisionWork = 60_000
 	// DefaultISMCTSWork is ISMCTS's default instead: its tree takes most of it. On the 8–12
 	// colour mystery levels (tuning levels 200–239) its tree finished 18 games of 40 with it
-	// and 16 with DefaultMaxDecisionWork, deciding in 0.67 s (median) and 1.5 s at worst at
-	// load 5–7 with GOMAXPROCS=1.
+	// and 16 with DefaultMaxDecisionWork (session 10); with the pours margin at the root, 21
+	// with it and 17 with 100,000. On levels 0–119 it decides in 0.84 s (median) and 2.5 s at
+	// worst, 3.5 s once with other samples (GOMAXPROCS=1, load 2–4).
 	DefaultISMCTSWork = 150_000
 	// searchWork and beliefWork are the work counted for one exact search on a completion (on
 	// top of the states it stores) and for one belief of the expectimax.
