@@ -7,17 +7,24 @@ import (
 	"github.com/decant/decant/solver"
 )
 
-// TestISMCTSNodesAreInformationStates checks that the tree's nodes are what the player sees:
-// completions that agree on what a pour reveals share the node after it, whatever else they
-// hide, so that no choice in the tree rests on a unit still hidden.
-func TestISMCTSNodesAreInformationStates(t *testing.T) {
+// mysteryTree is a seeded planner, the belief of a dealt mystery level (7 colours, 9 tubes,
+// capacity 4) and a tree rooted at it.
+func mysteryTree(t *testing.T) (*planner, *Game, *isNode) {
+	t.Helper()
 	l, _ := mysteryView(t, 7, 9, 4)
 	b, err := Belief(l, Rules{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	p := &planner{ctx: t.Context(), opts: Options{}.withDefaults(), rng: rand.New(rand.NewPCG(1, 2)), cache: map[string]int{}}
-	root := newISNode(b, map[string]bool{b.Key(): true})
+	return p, b, newISNode(b, map[string]bool{b.Key(): true})
+}
+
+// TestISMCTSNodesAreInformationStates checks that the tree's nodes are what the player sees:
+// completions that agree on what a pour reveals share the node after it, whatever else they
+// hide, so that no choice in the tree rests on a unit still hidden.
+func TestISMCTSNodesAreInformationStates(t *testing.T) {
+	p, b, root := mysteryTree(t)
 	root.moves = root.moves[:1] // one pour, that reveals a unit
 	if _, reveal, err := b.Clone().Pour(root.moves[0].From, root.moves[0].To); err != nil || reveal < 0 {
 		t.Fatalf("the first candidate reveals nothing (%v): pick another level", err)
@@ -76,13 +83,7 @@ func TestISMCTSShortest(t *testing.T) {
 // TestISMCTSRootCountsPours checks that the tree records at its root, for each pour, the
 // iterations that finished after it and their pours, which the shorter-way choice rests on.
 func TestISMCTSRootCountsPours(t *testing.T) {
-	l, _ := mysteryView(t, 7, 9, 4)
-	b, err := Belief(l, Rules{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &planner{ctx: t.Context(), opts: Options{}.withDefaults(), rng: rand.New(rand.NewPCG(1, 2)), cache: map[string]int{}}
-	root := newISNode(b, map[string]bool{b.Key(): true})
+	p, b, root := mysteryTree(t)
 	root.fin, root.pours = make([]int, len(root.moves)), make([]float64, len(root.moves))
 	for range 100 {
 		g, err := b.Sample(p.rng)
