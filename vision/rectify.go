@@ -8,8 +8,6 @@ import (
 	"slices"
 
 	"gocv.io/x/gocv"
-
-	"github.com/decant/decant/solver"
 )
 
 // A photo of a phone screen shows the screen as a tilted quadrilateral inside the phone's dark
@@ -507,26 +505,17 @@ func (f *frame) toImage(x0, y0, x1, y1 float64) image.Rectangle {
 	return image.Rect(int(math.Floor(minX)), int(math.Floor(minY)), int(math.Ceil(maxX)), int(math.Ceil(maxY)))
 }
 
-// doubtPhoto doubts a reading of a photo whose colours the counts cannot confirm (hidden units
-// or covered tubes) and whose two nearest colours lie within photoNearDE, and returns the
-// low_confidence error when that leaves it below LowConfidence. Where every unit is in view
-// the counts confirm the colours: two near colours mixed up break them.
+// doubtPhoto doubts a reading of a photo whose two nearest colours lie within photoNearDE,
+// and returns the low_confidence error when that leaves it below LowConfidence. (Hidden units
+// and covered tubes alone, which keep the counts from checking the colours, are no reason:
+// a photo's colours well apart read as well as a screenshot's. Where every unit is in view,
+// the counts would catch two near colours mixed up, but not an empty tube missed beside
+// them, which the doubt has been seen to stop.)
 func (r *Reading) doubtPhoto() error {
-	hidden, covered := 0, 0
-	for i, t := range r.Level.Tubes {
-		if r.Level.Curtained(i) {
-			covered++
-		}
-		for _, c := range t {
-			if c == solver.Hidden {
-				hidden++
-			}
-		}
-	}
-	if hidden == 0 && covered == 0 || r.nearest >= photoNearDE {
+	if r.nearest >= photoNearDE {
 		return nil
 	}
-	r.doubt(photoNearConfidence, "a photo of a screen with two colours only ΔE %.1f apart, and %d hidden units and %d covered tubes the colour counts cannot check: glare and the camera's colour cast blur such colours", r.nearest, hidden, covered)
+	r.doubt(photoNearConfidence, "a photo of a screen with two colours only ΔE %.1f apart: glare and the camera's colour cast blur them", r.nearest)
 	if r.Confidence < LowConfidence {
 		return r.lowConfidence()
 	}
@@ -535,7 +524,7 @@ func (r *Reading) doubtPhoto() error {
 
 // In a photo of a screen, glare, moiré and the camera's colour cast shift colours by as much
 // as games keep their nearest pairs apart: two colours within photoNearDE (CIEDE2000) cannot
-// be told apart reliably, and leave a reading the counts cannot check photoNearConfidence.
+// be told apart reliably, and leave a reading photoNearConfidence.
 // (The old renderer's palette, drawn after common games, has its nearest pair at ΔE 17.7.)
 const (
 	photoNearDE         = 15

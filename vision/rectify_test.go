@@ -243,10 +243,9 @@ func TestFindScreenNotInScreenshots(t *testing.T) {
 	}
 }
 
-// A reading of a photo whose colours the counts cannot confirm (hidden units, covered tubes)
-// and whose two nearest colours are nearer than games' near pairs is refused: a photo's glare
-// and colour cast make it a guess. One the counts confirm stands, as does one whose colours
-// lie well apart.
+// A reading of a photo whose two nearest colours are nearer than games' near pairs is refused:
+// a photo's glare and colour cast make it a guess. One whose colours lie well apart stands,
+// with hidden units or covered tubes too.
 func TestDoubtPhoto(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
@@ -254,7 +253,8 @@ func TestDoubtPhoto(t *testing.T) {
 		nearest float64
 		code    solver.Code
 	}{
-		{"counts confirm, near pair", [][]string{{"red", "blue", "red", "blue"}, {"blue", "red", "blue", "red"}, {}, {}}, 8.7, ""},
+		{"counts confirm, near pair", [][]string{{"red", "blue", "red", "blue"}, {"blue", "red", "blue", "red"}, {}, {}}, 8.7, solver.CodeLowConfidence},
+		{"counts confirm, colours apart", [][]string{{"red", "blue", "red", "blue"}, {"blue", "red", "blue", "red"}, {}, {}}, 17.7, ""},
 		{"hidden units, near pair", [][]string{{"?", "?", "?", "red"}, {"?", "?", "?", "blue"}, {}, {}}, 13.7, solver.CodeLowConfidence},
 		{"hidden units, colours apart", [][]string{{"?", "?", "?", "red"}, {"?", "?", "?", "blue"}, {}, {}}, 17.7, ""},
 		{"covered tube, near pair", [][]string{{"red", "blue", "red", "blue"}, {"blue", "red", "blue", "red"}, {solver.CurtainPrefix + "red"}, {}}, 13.7, solver.CodeLowConfidence},
