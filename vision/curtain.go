@@ -102,15 +102,10 @@ func (f *frame) findCurtains(rows [][]image.Rectangle, cands []image.Rectangle) 
 }
 
 // tubeCurtain reads a box among a row's tubes as a curtain: a lantern standing distinct from
-// the cloth, flanked by cloth, on a column whose glyphs count no hidden units. A cloth known
-// from a curtain found elsewhere (known) need only stand clothDE from its lantern, else
-// distinctDE.
+// the cloth, flanked by cloth, on a column whose glyphs count no hidden units (known: its
+// cloth is that of a curtain found elsewhere; see lantern).
 func (f *frame) tubeCurtain(row []image.Rectangle, box image.Rectangle, known bool) (curtain, bool) {
-	distinct := float64(distinctDE)
-	if known {
-		distinct = clothDE
-	}
-	c, ok := f.lantern(box, distinct, known)
+	c, ok := f.lantern(box, known)
 	if !ok || !f.flankedLantern(box, c) || len(f.readColumn(box, room(row, box)).glyphGaps) > 0 {
 		return curtain{}, false
 	}
@@ -157,7 +152,7 @@ func (f *frame) curtainAt(cands []image.Rectangle, x float64, top, bottom, tw, t
 			c.Dx()*4 < tw || c.Dx() > 2*tw {
 			continue
 		}
-		if col, ok := f.lantern(c, distinctDE, false); ok {
+		if col, ok := f.lantern(c, false); ok {
 			x0 := int(math.Round(x)) - tw/2
 			cloth, _ := f.medianLab(clothArea(c))
 			return curtain{box: image.Rect(x0, top, x0+tw, bottom), color: col, cloth: cloth}, true
@@ -167,10 +162,16 @@ func (f *frame) curtainAt(cands []image.Rectangle, x float64, top, bottom, tw, t
 }
 
 // lantern tells a curtain from a tube and finds the colour it shows. A curtain is one cloth
-// colour, unlike the background, over most of the box, with a small lantern of a clearly more saturated colour in the
-// upper part (a covered tube's foot may show below the cloth), clear of the box's sides. A
-// tube of liquid layers has no small patch of colour: its layers span it from wall to wall.
-func (f *frame) lantern(box image.Rectangle, distinct float64, known bool) (lab, bool) {
+// colour, unlike the background, over most of the box, with a small lantern distinctDE or
+// more from it and of a clearly more saturated colour in the upper part (a covered tube's
+// foot may show below the cloth), clear of the box's sides. A tube of liquid layers has no
+// small patch of colour: its layers span it from wall to wall. On a cloth known from a
+// curtain found elsewhere, a lantern need only stand clothDE from the cloth, and may be pale.
+func (f *frame) lantern(box image.Rectangle, known bool) (lab, bool) {
+	distinct := float64(distinctDE)
+	if known {
+		distinct = clothDE
+	}
 	// Below the rod the curtain hangs from, above the tube's foot that may show under it.
 	r := f.clip(clothArea(box))
 	if r.Empty() {
