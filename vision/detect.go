@@ -44,8 +44,14 @@ func (f *frame) at(x, y int) lab {
 // newFrame scales the decoded BGR image down and converts it; a photo of a phone screen is
 // first warped to the screen, upright (see findScreen). It does not close src.
 func newFrame(src gocv.Mat) (*frame, error) {
+	s, _ := findScreen(src)
+	return frameOf(src, s)
+}
+
+// frameOf is newFrame with the screen given: the image is warped to s, unless s is nil.
+func frameOf(src gocv.Mat, s *screen) (*frame, error) {
 	f := &frame{scale: 1}
-	if s, ok := findScreen(src); ok {
+	if s != nil {
 		upright := s.warp(src)
 		defer upright.Close()
 		src, f.screen = upright, s
@@ -295,8 +301,9 @@ func commonPitch(rows [][]image.Rectangle) float64 {
 
 // onBeat keeps the boxes of a row that stand at whole multiples of the pitch from most of the
 // others. A box a little off the beat inside the row (a tube's outline merged with a
-// background doodle) is moved onto it, if that place is free; any other (a tube-shaped doodle
-// or button beside the row) is dropped.
+// background doodle) is moved onto it, if that place is free; a box that is a twin of one on
+// the beat (its width, top and bottom within a few pixels: a tube of a row spaced unevenly)
+// stays where it is; any other (a tube-shaped doodle or button beside the row) is dropped.
 func onBeat(row []image.Rectangle, pitch float64) []image.Rectangle {
 	if pitch <= 0 || len(row) < 3 {
 		return row
@@ -323,7 +330,12 @@ func onBeat(row []image.Rectangle, pitch float64) []image.Rectangle {
 		return row
 	}
 	anchor, last := centreX(kept[0]), centreX(kept[len(kept)-1])
+	beat := slices.Clone(kept)
 	for _, b := range off {
+		if slices.ContainsFunc(beat, func(k image.Rectangle) bool { return twins(b, k) }) && !overlapsAny(b, kept) {
+			kept = append(kept, b)
+			continue
+		}
 		k := math.Round((centreX(b) - anchor) / pitch)
 		beat := anchor + k*pitch
 		w := kept[0].Dx()
@@ -342,6 +354,15 @@ func onBeat(row []image.Rectangle, pitch float64) []image.Rectangle {
 	sort.Slice(kept, func(i, j int) bool { return kept[i].Min.X < kept[j].Min.X })
 	return kept
 }
+
+// twins reports whether boxes a and b have one width, top and bottom, within twinSlack of
+// their height (or 2 pixels): two outlines of one tube drawing.
+func twins(a, b image.Rectangle) bool {
+	slack := max(2, int(twinSlack*float64(b.Dy())))
+	return abs(a.Dx()-b.Dx()) <= slack && abs(a.Min.Y-b.Min.Y) <= slack && abs(a.Max.Y-b.Max.Y) <= slack
+}
+
+const twinSlack = 0.02
 
 // alignRow gives a row's boxes a common top and bottom: the tubes of a level are drawn alike,
 // and a box that a background doodle or a shadow stretched is brought back in line with the

@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"errors"
 	"fmt"
 	"image"
 	"math"
@@ -110,6 +111,14 @@ func Read(data []byte) (*Reading, error) {
 	}
 	base := Reading{Width: mat.Cols(), Height: mat.Rows(), pixels: bgrOf(mat), photo: f.screen != nil}
 	r, err := f.read(base)
+	if errors.Is(err, errScreenCut) {
+		// No screen, then: the "phone's body" was the dark outlines of tubes.
+		if f, err = frameOf(mat, nil); err != nil {
+			return nil, solver.Errorf(solver.CodeInternal, "preparing the image: %v", err)
+		}
+		base.photo = false
+		r, err = f.read(base)
+	}
 	if err == nil && r.photo {
 		err = r.doubtPhoto()
 	}
@@ -155,6 +164,7 @@ type hypothesis struct {
 	err     error
 	cols    []column
 	strange []image.Rectangle // empty boxes unlike the layout's empty tubes (strangeEmpties)
+	alike   int               // empty boxes that are surely tubes (strangeEmpties)
 	stray   int               // empty boxes in rows beside the board (withoutStrayRows)
 }
 
@@ -171,11 +181,12 @@ func (h *hypothesis) units() int {
 }
 
 // plausibility ranks verified readings: the confidence, less a little for every empty tube
-// beyond the two most levels have (a doodle between two tubes reads as an empty one), and for
-// every empty box unlike the layout's empty tubes or in a row beside the board.
+// beyond the two most levels have (a doodle between two tubes reads as an empty one) unless
+// they all look alike and stand clear of their neighbours (see strangeEmpties), and for every
+// empty box unlike the layout's empty tubes or in a row beside the board.
 func (h *hypothesis) plausibility() float64 {
 	empty := countFunc(h.reading.Level.Tubes, func(t []solver.Color) bool { return len(t) == 0 })
-	return h.reading.Confidence - surplusEmptyCost*float64(max(0, empty-usualEmpty)) - strangeEmptyCost*float64(len(h.strange)+h.stray)
+	return h.reading.Confidence - surplusEmptyCost*float64(max(0, empty-max(usualEmpty, h.alike))) - strangeEmptyCost*float64(len(h.strange)+h.stray)
 }
 
 // Levels start with usualEmpty empty tubes, and a position never has more empty tubes than its
@@ -288,12 +299,25 @@ func (f *frame) read(base Reading) (*Reading, error) {
 	if best.reading == nil {
 		return nil, best.err
 	}
+	if f.screen != nil && slices.ContainsFunc(best.boxes(), f.atEdge) {
+		return nil, errScreenCut
+	}
 	if holes := best.holes(); holes > 0 && best.reading.Confidence <= brokenConfidence {
 		// A level's rows are full: places at their pitch without a tube, in a reading that
 		// breaks the rules besides, mean something covers the board.
 		return nil, solver.Errorf(solver.CodeNoPuzzle, "no puzzle in view: something covers the board (%d places in its rows hold no tube) and what shows breaks the level's rules: %s", holes, solver.ErrorMessage(best.err))
 	}
 	return best.reading, best.err
+}
+
+// errScreenCut is read's answer when the screen a photo was warped to cuts through a tube:
+// games leave a margin between their tubes and the screen's edge, so the screen found was no
+// screen (a row of tubes with dark outlines can look like a tilted phone's body).
+var errScreenCut = errors.New("a tube stands at the edge of the screen found")
+
+// atEdge reports whether box b (working pixels) touches the frame's edge.
+func (f *frame) atEdge(b image.Rectangle) bool {
+	return b.Min.X <= 0 || b.Min.Y <= 0 || b.Max.X >= f.w || b.Max.Y >= f.h
 }
 
 // holes counts the places at a row's pitch, between its first and last tube, where no tube
@@ -409,24 +433,30 @@ const (
 // frame read as a tube. The others vouch for a box only when they are sure themselves: two of
 // them agree, or they stand in a row holding liquid while the box stands in a row of empty
 // boxes alone (a row the layout adds beside the board, of a button's or a status bar's frame).
-func (f *frame) strangeEmpties(l tubeLayout, cols []column) []image.Rectangle {
+//
+// alike is the number of empty boxes that are surely tubes: each stands clear of its row's
+// other boxes (the background between two tubes, bounded by their walls, overlaps both) and
+// correlates by emptyMatch or more with another such box.
+func (f *frame) strangeEmpties(l tubeLayout, cols []column) (strange []image.Rectangle, alike int) {
 	wet := wetBoxes(cols)
 	var empties []image.Rectangle
-	var inWetRow []bool
+	var inWetRow, apart []bool
 	for _, row := range insertCurtains(cloneRows(l.rows), l.curtains) {
 		rowWet := slices.ContainsFunc(row, func(b image.Rectangle) bool { return wet[b] })
 		for _, b := range row {
 			if wet[b] {
 				continue
 			}
+			alone := !slices.ContainsFunc(row, func(o image.Rectangle) bool { return o != b && o.Overlaps(b) })
 			if b = f.clip(b); b.Dx() >= 4 && b.Dy() >= 4 {
 				empties = append(empties, b)
 				inWetRow = append(inWetRow, rowWet)
+				apart = append(apart, alone)
 			}
 		}
 	}
 	if len(empties) < 2 {
-		return nil
+		return nil, 0
 	}
 	// m[i][j]: box i's grey levels against box j's place.
 	m := make([][]float64, len(empties))
@@ -438,15 +468,22 @@ func (f *frame) strangeEmpties(l tubeLayout, cols []column) []image.Rectangle {
 			}
 		}
 	}
-	var out []image.Rectangle
+	for i := range empties {
+		for j := range empties {
+			if j != i && apart[i] && apart[j] && max(m[i][j], m[j][i]) >= emptyMatch {
+				alike++
+				break
+			}
+		}
+	}
 	for i, e := range empties {
-		strange, agree := true, false
+		odd, agree := true, false
 		for j := range empties {
 			if j == i {
 				continue
 			}
 			if m[j][i] >= strangeMatch {
-				strange = false
+				odd = false
 			}
 			if inWetRow[j] && !inWetRow[i] {
 				agree = true
@@ -457,11 +494,11 @@ func (f *frame) strangeEmpties(l tubeLayout, cols []column) []image.Rectangle {
 				}
 			}
 		}
-		if strange && agree {
-			out = append(out, e)
+		if odd && agree {
+			strange = append(strange, e)
 		}
 	}
-	return out
+	return strange, alike
 }
 
 const strangeMatch = 0.5
@@ -493,7 +530,7 @@ func (f *frame) interpret(l tubeLayout, base Reading) *hypothesis {
 	if h.err == nil || solver.ErrorCode(h.err) == solver.CodeLowConfidence {
 		h.reading = &r
 	}
-	h.strange = f.strangeEmpties(h.tubeLayout, h.cols)
+	h.strange, h.alike = f.strangeEmpties(h.tubeLayout, h.cols)
 	return h
 }
 

@@ -60,6 +60,9 @@ func TestOnceSilentlyWrong(t *testing.T) {
 		{59000649, false, "a curtain's lantern ΔE 8 from a liquid, named after it, where it waits for a near colour the hidden units hold"},
 		{61000418, false, "a curtain's lantern ΔE 21 from two liquids, named a colour of its own"},
 		{67000731, false, "a mystery position of tubes of 4, each a unit short of full, read as full tubes of 3: the glyphs count the hidden units, and the counts allow both"},
+		{71000548, true, "a screenshot taken for a photo: the dark outlines of two uneven rows of tubes passed for a tilted phone's body, and the screen found cut the last empty tube off"},
+		{71000673, true, "the last of three empty tubes missed: a reading with two empty tubes was more plausible, though all three look alike"},
+		{71000798, true, "the last empty tube of an unevenly spaced row dropped as off the row's beat, though its outline is the twin of the others"},
 	} {
 		scene, err := render.Random(tc.seed)
 		if err != nil {
