@@ -106,3 +106,50 @@ func TestISMCTSRootCountsPours(t *testing.T) {
 		t.Error("no iteration finished: nothing recorded")
 	}
 }
+
+// TestISMCTSCountsItsOwnWork checks that the tree's own steps count as work, not only the
+// exact searches at its leaves: with the leaves' searches cached, iterations still take time,
+// and a budget in work must bound them.
+func TestISMCTSCountsItsOwnWork(t *testing.T) {
+	// A small level: its few completions recur, and their searches are cached.
+	l, _ := mysteryView(t, 3, 4, 3)
+	b, err := Belief(l, Rules{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &planner{ctx: t.Context(), opts: Options{}.withDefaults(), rng: rand.New(rand.NewPCG(1, 2)), cache: map[string]int{}}
+	root := newISNode(b, map[string]bool{b.Key(): true})
+	const iterations = 300
+	cached := 0
+	for range iterations {
+		g, err := b.Sample(p.rng)
+		if err != nil {
+			t.Fatal(err)
+		}
+		searches := p.searches
+		p.iterate(root, g)
+		if p.searches == searches {
+			cached++
+		}
+	}
+	candidates := 0
+	var walk func(n *isNode)
+	walk = func(n *isNode) {
+		for _, kids := range n.kids {
+			for _, c := range kids {
+				candidates += len(c.moves)
+				walk(c)
+			}
+		}
+	}
+	walk(root)
+	// p.states sums the states the searches stored (the decision is not reset here).
+	want := iterations*ismctsIterationWork + candidates*ismctsNodeWork + p.searches*searchWork + p.states
+	if p.work != want {
+		t.Errorf("work %d after %d iterations (%d without a search) adding nodes of %d candidates, %d searches storing %d states: want %d",
+			p.work, iterations, cached, candidates, p.searches, p.states, want)
+	}
+	if cached == 0 {
+		t.Error("no iteration found its leaf cached: the case the count is for is not tested")
+	}
+}
