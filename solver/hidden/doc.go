@@ -78,8 +78,8 @@
 // expectimax by MaxBeliefs (Endgame's by EndgameBeliefs), and the whole call — every pour of
 // the segment, Lookahead's refinement, ISMCTS's tree and Endgame's expectimax together — by
 // MaxDecisionWork, counted in units of about one stored state (a search on a completion
-// counts its states and a fixed cost, a belief of the expectimax a fixed cost, an iteration
-// of the tree a unit and a node it adds two a candidate pour). Once that is spent, no new
+// counts its states and a fixed cost, a belief of the expectimax a fixed cost, a node of the
+// tree its candidate pours). Once that is spent, no new
 // round of completions is scored (a round cut short counts for nothing), Lookahead, ISMCTS
 // and Endgame keep the determinised choice, and the segment plays on by the exact plan of one
 // completion that finishes, up to the pour that reveals something.

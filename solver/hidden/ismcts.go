@@ -30,18 +30,6 @@ const (
 	// ismctsMargin is how close to the most visited root pour another must be visited (a share
 	// of its visits) to be played instead for fewer pours (see planner.ismcts).
 	ismctsMargin = 0.1
-	// ismctsIterationWork and ismctsNodeWork are the work counted for the tree's own steps,
-	// besides the exact searches at its leaves (planner.finish): an iteration (its completion
-	// drawn, its pours down the tree, the completion's key looked up) and each candidate pour
-	// of a node added (a clone of the belief, its key, the pour's features, the path's
-	// positions copied). Timed on three decisions of the 8–12-colour mystery levels (seed
-	// 1000) whose leaves were mostly cached — 3,000 iterations on 89 and on 5,209 units of
-	// work otherwise counted, in 26 and 124 ms; 6,000 with 300 ms beyond their searches — an
-	// iteration took about 8 µs (shallow ones; 2.6 µs more a pour down the tree) and a
-	// candidate about 17 µs, where a unit of the searches' work takes 7–10 µs. Counted 0 and
-	// 1 before, such trees spent up to 0.3 s their work left out.
-	ismctsIterationWork = 1
-	ismctsNodeWork      = 2
 )
 
 // isNode is an information state of the tree: a position as the player sees it, reached by
@@ -200,7 +188,6 @@ func (p *planner) iterate(root *isNode, g *Game) {
 		i    int
 	}
 	var path []step
-	p.work += ismctsIterationWork
 	node, r, pours := root, 0.0, -1 // pours: those of a finish, -1 for none
 	for depth := 1; ; depth++ {
 		if len(node.moves) == 0 {
@@ -226,7 +213,7 @@ func (p *planner) iterate(root *isNode, g *Game) {
 				}
 				avoid[k] = true
 				child = newISNode(g, avoid)
-				p.work += ismctsNodeWork * len(child.moves)
+				p.work += len(child.moves) // the candidates' clones, about a state each
 				if node.kids[i] == nil {
 					node.kids[i] = map[string]*isNode{}
 				}
