@@ -13,11 +13,8 @@ const (
 	// at its root (those that finish at least one completion).
 	ismctsTop = 6
 	// ismctsShare is the share of the call's remaining work one decision's tree may spend,
-	// leaving the rest to the segment's later pours. With DefaultISMCTSWork it gives the
-	// segment's first tree the work it had with 0.7 of 150,000 (about 108,000 after a
-	// determinised search of 10,000–20,000), and the later pours, which played on to 150,000,
-	// 12,000 at most.
-	ismctsShare = 0.9
+	// leaving the rest to the segment's later pours.
+	ismctsShare = 0.7
 	// ismctsIterations caps the iterations of one tree.
 	ismctsIterations = 3000
 	// ismctsDepth caps the pours of one descent below the root.

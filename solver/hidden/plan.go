@@ -67,12 +67,9 @@ const (
 	// DefaultISMCTSWork is ISMCTS's default instead: its tree takes most of it. On the 8–12
 	// colour mystery levels (tuning levels 200–239) its tree finished 18 games of 40 with it
 	// and 16 with DefaultMaxDecisionWork (session 10); with the pours margin at the root, 21
-	// with it and 17 with 100,000. On levels 0–119 it decided in 0.84 s (median) and 2.5 s at
-	// worst, 3.5 s once with other samples (GOMAXPROCS=1, load 2–4), with 150,000: the worst
-	// decisions were the segments of two or three pours, whose later pours played on to the
-	// budget (137,000–150,000 units, against 106,000 a one-pour segment). With 120,000 and
-	// ismctsShare 0.9 the first tree keeps its work and the later pours have less.
-	DefaultISMCTSWork = 120_000
+	// with it and 17 with 100,000. On levels 0–119 it decides in 0.84 s (median) and 2.5 s at
+	// worst, 3.5 s once with other samples (GOMAXPROCS=1, load 2–4).
+	DefaultISMCTSWork = 150_000
 	// searchWork and beliefWork are the work counted for one exact search on a completion (on
 	// top of the states it stores) and for one belief of the expectimax.
 	searchWork = 10
