@@ -68,7 +68,13 @@ const (
 	// colour mystery levels (tuning levels 200–239) its tree finished 18 games of 40 with it
 	// and 16 with DefaultMaxDecisionWork (session 10); with the pours margin at the root, 21
 	// with it and 17 with 100,000. On levels 0–119 it decides in 0.84 s (median) and 2.5 s at
-	// worst, 3.5 s once with other samples (GOMAXPROCS=1, load 2–4).
+	// worst, 3.5 s once with other samples (GOMAXPROCS=1, load 2–4). The count bounds the time
+	// but the machine's load sets it: the same decisions of that run (-hidden-seed 1000,
+	// levels 0–59; counts are seeded) took 0.73 s median and 1.6 s at worst at load 1–3, 91%
+	// of it in the exact searches at 7.9 µs a unit (median; 9.8 at the 90th percentile), and
+	// decisions of 108,000 units took 2–5.4 s at load 7–10. A budget of 120,000 with ismctsShare
+	// 0.9 (the first tree's work kept, the segment's later pours cut) bounded the worst at
+	// 121,000 units but finished 51 of levels 0–119 against 58 (session 12; reverted).
 	DefaultISMCTSWork = 150_000
 	// searchWork and beliefWork are the work counted for one exact search on a completion (on
 	// top of the states it stores) and for one belief of the expectimax.
