@@ -330,9 +330,9 @@ func onBeat(row []image.Rectangle, pitch float64) []image.Rectangle {
 		return row
 	}
 	anchor, last := centreX(kept[0]), centreX(kept[len(kept)-1])
-	beat := slices.Clone(kept)
+	onTheBeat := slices.Clone(kept)
 	for _, b := range off {
-		if slices.ContainsFunc(beat, func(k image.Rectangle) bool { return twins(b, k) }) && !overlapsAny(b, kept) {
+		if slices.ContainsFunc(onTheBeat, func(k image.Rectangle) bool { return twins(b, k) }) && !overlapsAny(b, kept) {
 			kept = append(kept, b)
 			continue
 		}

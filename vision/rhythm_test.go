@@ -2,6 +2,7 @@ package vision
 
 import (
 	"image"
+	"slices"
 	"testing"
 
 	"gocv.io/x/gocv"
@@ -87,6 +88,29 @@ func TestStrayRows(t *testing.T) {
 		l, dropped := f.withoutStrayRows(h, nil)
 		if dropped == tc.kept || (dropped && len(l.rows) != 1) {
 			t.Errorf("%s: rows %v, dropped %v; want kept %v", tc.name, l.rows, dropped, tc.kept)
+		}
+	}
+}
+
+// TestOnBeat: a row's box off the pitch stays when it is the twin of a box on the beat (a
+// tube of a row spaced unevenly) and is dropped otherwise (a doodle or button beside the row).
+func TestOnBeat(t *testing.T) {
+	tube := func(x int) image.Rectangle { return image.Rect(x, 100, x+40, 300) }
+	row := []image.Rectangle{tube(0), tube(100), tube(200), tube(345)} // pitch 100, the last off it
+	for _, tc := range []struct {
+		name string
+		last image.Rectangle
+		kept bool
+	}{
+		{"the twin of the row's tubes", tube(345), true},
+		{"a box a fifth shorter", image.Rect(345, 140, 385, 300), false},
+		{"a box half as wide again", image.Rect(345, 100, 405, 300), false},
+	} {
+		r := slices.Clone(row)
+		r[3] = tc.last
+		got := onBeat(r, 100)
+		if kept := slices.Contains(got, tc.last); kept != tc.kept || len(got) < 3 {
+			t.Errorf("%s: got %v, want the last box kept %v", tc.name, got, tc.kept)
 		}
 	}
 }
