@@ -436,9 +436,8 @@ const (
 //
 // alike is the number of empty boxes that are surely tubes: each stands clear of its row's
 // other boxes (the background between two tubes, bounded by their walls, overlaps both) and
-// correlates by emptyMatch or more with another such box. odd is the number of empty boxes
-// that look like none of the others, whether or not the others vouch for it.
-func (f *frame) strangeEmpties(l tubeLayout, cols []column) (strange []image.Rectangle, alike, odd int) {
+// correlates by emptyMatch or more with another such box.
+func (f *frame) strangeEmpties(l tubeLayout, cols []column) (strange []image.Rectangle, alike int) {
 	wet := wetBoxes(cols)
 	var empties []image.Rectangle
 	var inWetRow, apart []bool
@@ -457,7 +456,7 @@ func (f *frame) strangeEmpties(l tubeLayout, cols []column) (strange []image.Rec
 		}
 	}
 	if len(empties) < 2 {
-		return nil, 0, 0
+		return nil, 0
 	}
 	// m[i][j]: box i's grey levels against box j's place.
 	m := make([][]float64, len(empties))
@@ -495,14 +494,11 @@ func (f *frame) strangeEmpties(l tubeLayout, cols []column) (strange []image.Rec
 				}
 			}
 		}
-		if unlike {
-			odd++
-		}
 		if unlike && agree {
 			strange = append(strange, e)
 		}
 	}
-	return strange, alike, odd
+	return strange, alike
 }
 
 const strangeMatch = 0.5
@@ -534,19 +530,7 @@ func (f *frame) interpret(l tubeLayout, base Reading) *hypothesis {
 	if h.err == nil || solver.ErrorCode(h.err) == solver.CodeLowConfidence {
 		h.reading = &r
 	}
-	var odd int
-	h.strange, h.alike, odd = f.strangeEmpties(h.tubeLayout, h.cols)
-	if h.reading != nil && h.reading.Level != nil && (h.reading.Level.HasHidden() || h.reading.Level.HasCurtains()) && odd > 0 && len(h.strange) == 0 {
-		// Empty tubes look alike (emptyMatch), but none of these is sure which is no tube: a
-		// covered tube its cover search missed, a button or a doodle reads as an empty one.
-		// Where every unit is in view, the counts catch a covered tube read as empty (its
-		// units are missing); hidden units can make them up. (Doubting every reading so cost
-		// five right readings for one silently wrong one in 1,200 scenes of seeds 65 and 71.)
-		h.reading.doubt(brokenConfidence, "%d empty tubes look like none of the others: a covered tube, a button or a doodle may have been read as an empty one", odd)
-		if h.err == nil {
-			h.err = h.reading.lowConfidence()
-		}
-	}
+	h.strange, h.alike = f.strangeEmpties(h.tubeLayout, h.cols)
 	return h
 }
 
