@@ -225,7 +225,20 @@ func (f *frame) lantern(box image.Rectangle, known bool) (lab, bool) {
 	// not its saturation: on a cloth known from a curtain found elsewhere (a tube full of one
 	// colour is cloth enough otherwise), the colours most unlike the cloth, one group at a
 	// time, in a group as compact as a lantern.
-	slices.SortFunc(px, func(a, b pixel) int { return cmp.Compare(deltaE(b.c, cloth), deltaE(a.c, cloth)) })
+	// Sorted by keys worked out once: a CIEDE2000 difference in the comparison would be worked
+	// out twice per comparison, for thousands of pixels.
+	type far struct {
+		p pixel
+		d float64
+	}
+	fs := make([]far, len(px))
+	for i, p := range px {
+		fs[i] = far{p, deltaE(p.c, cloth)}
+	}
+	slices.SortFunc(fs, func(a, b far) int { return cmp.Compare(b.d, a.d) })
+	for i := range fs {
+		px[i] = fs[i].p
+	}
 	c, _, ok = f.lanternGroup(px, total, r, cloth, distinct, true, func(seed lab) bool { return deltaE(seed, cloth) >= distinct })
 	return c, ok
 }

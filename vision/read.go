@@ -1321,12 +1321,11 @@ func coveredShortfall(l *solver.Level) (missing, room int) {
 	if !l.HasCurtains() {
 		return 0, 0
 	}
-	for i, t := range l.Tubes {
+	room = hiddenUnits(l) // a covered tube's entry is empty
+	for i := range l.Tubes {
 		if l.Curtained(i) {
 			room += l.Capacity
-			continue
 		}
-		room += countFunc(t, func(c solver.Color) bool { return c == solver.Hidden })
 	}
 	counts := visibleCounts(l)
 	for c := 1; c < len(counts); c++ {
