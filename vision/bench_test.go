@@ -57,6 +57,7 @@ func BenchmarkDecode(b *testing.B) {
 func BenchmarkRead(b *testing.B) {
 	data := seed98PNG(b)
 	b.ReportAllocs()
+	defer reportCPU(b)()
 	for b.Loop() {
 		if _, err := Read(data); err != nil {
 			b.Fatal(err)

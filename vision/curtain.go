@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 	"sort"
+
+	"github.com/decant/decant/vision/cielab"
 )
 
 // Some games cover a tube with a curtain that opens once a colour is complete; a lantern on
@@ -42,6 +44,9 @@ type curtain struct {
 	box   image.Rectangle
 	color lab
 	cloth lab
+	// frameOnly: the lantern is a frame round a pane that looks like the cloth, so the
+	// colour named is the frame's, which may be only its gilt (see lanternGroup).
+	frameOnly bool
 }
 
 // clothArea is where a curtain's cloth shows in its box: below the rod it hangs from, above
@@ -105,12 +110,12 @@ func (f *frame) findCurtains(rows [][]image.Rectangle, cands []image.Rectangle) 
 // the cloth, flanked by cloth, on a column whose glyphs count no hidden units (known: its
 // cloth is that of a curtain found elsewhere; see lantern).
 func (f *frame) tubeCurtain(row []image.Rectangle, box image.Rectangle, known bool) (curtain, bool) {
-	c, ok := f.lantern(box, known)
-	if !ok || !f.flankedLantern(box, c) || len(f.readColumn(box, room(row, box)).glyphGaps) > 0 {
+	l := f.lantern(box, known)
+	if !l.ok || !f.flankedLantern(box, l.c) || len(f.readColumn(box, room(row, box)).glyphGaps) > 0 {
 		return curtain{}, false
 	}
 	cloth, _ := f.medianLab(clothArea(box))
-	return curtain{box: box, color: c, cloth: cloth}, true
+	return curtain{box: box, color: l.c, cloth: cloth, frameOnly: l.frameOnly}, true
 }
 
 // likeCurtains adds to the curtains found the tubes found that hang the same cloth: a game
@@ -152,10 +157,10 @@ func (f *frame) curtainAt(cands []image.Rectangle, x float64, top, bottom, tw, t
 			c.Dx()*4 < tw || c.Dx() > 2*tw {
 			continue
 		}
-		if col, ok := f.lantern(c, false); ok {
+		if l := f.lantern(c, false); l.ok {
 			x0 := int(math.Round(x)) - tw/2
 			cloth, _ := f.medianLab(clothArea(c))
-			return curtain{box: image.Rect(x0, top, x0+tw, bottom), color: col, cloth: cloth}, true
+			return curtain{box: image.Rect(x0, top, x0+tw, bottom), color: l.c, cloth: cloth, frameOnly: l.frameOnly}, true
 		}
 	}
 	return curtain{}, false
@@ -167,7 +172,36 @@ func (f *frame) curtainAt(cands []image.Rectangle, x float64, top, bottom, tw, t
 // foot may show below the cloth), clear of the box's sides. A tube of liquid layers has no
 // small patch of colour: its layers span it from wall to wall. On a cloth known from a
 // curtain found elsewhere, a lantern need only stand clothDE from the cloth, and may be pale.
-func (f *frame) lantern(box image.Rectangle, known bool) (lab, bool) {
+func (f *frame) lantern(box image.Rectangle, known bool) lanternSeen {
+	// Layouts share most of their boxes, and each looks for curtains among them: a box is
+	// looked at once.
+	k := lanternKey{box, known}
+	if l, ok := f.lanterns[k]; ok {
+		return l
+	}
+	l := f.findLantern(box, known)
+	if f.lanterns == nil {
+		f.lanterns = map[lanternKey]lanternSeen{}
+	}
+	f.lanterns[k] = l
+	return l
+}
+
+// lanternKey and lanternSeen are a box looked at for a lantern and what was found (lantern).
+type (
+	lanternKey struct {
+		box   image.Rectangle
+		known bool
+	}
+	lanternSeen struct {
+		c         lab
+		ok        bool
+		frameOnly bool // the colour is a frame's round a pane like the cloth (see curtain)
+	}
+)
+
+// findLantern is lantern without the memory of boxes already looked at.
+func (f *frame) findLantern(box image.Rectangle, known bool) lanternSeen {
 	distinct := float64(distinctDE)
 	if known {
 		distinct = clothDE
@@ -175,27 +209,34 @@ func (f *frame) lantern(box image.Rectangle, known bool) (lab, bool) {
 	// Below the rod the curtain hangs from, above the tube's foot that may show under it.
 	r := f.clip(clothArea(box))
 	if r.Empty() {
-		return lab{}, false
+		return lanternSeen{}
 	}
 	cloth, _ := f.medianLab(r)
 	// Background from just above the box: beside it may stand another curtain.
 	above, ok := f.medianLab(image.Rect(box.Min.X, box.Min.Y-max(2, box.Dy()/8), box.Max.X, box.Min.Y-1))
 	if !ok || deltaE(cloth, above) < liquidDE {
-		return lab{}, false // mostly background: an empty part of a tube, not cloth
+		return lanternSeen{} // mostly background: an empty part of a tube, not cloth
 	}
 	// Most boxes are tubes of several layers: a quick look at every other pixel of every other
 	// row turns them away before the full count.
+	// The look stops once the count is settled either way.
+	samples := float64(((r.Dy() + 1) / 2) * ((r.Dx() + 1) / 2))
+	need := clothShare * samples
 	sampled, near := 0, 0
+look:
 	for y := r.Min.Y; y < r.Max.Y; y += 2 {
 		for x := r.Min.X; x < r.Max.X; x += 2 {
 			sampled++
-			if deltaE(f.at(x, y), cloth) < clothDE {
+			if cielab.Within(f.at(x, y), cloth, clothDE) {
 				near++
+			}
+			if float64(near) >= need || float64(near)+samples-float64(sampled) < need {
+				break look
 			}
 		}
 	}
-	if float64(near) < clothShare*float64(sampled) {
-		return lab{}, false
+	if float64(near) < need {
+		return lanternSeen{}
 	}
 	var px []pixel
 	nearCloth := 0
@@ -203,23 +244,23 @@ func (f *frame) lantern(box image.Rectangle, known bool) (lab, bool) {
 		for x := r.Min.X; x < r.Max.X; x++ {
 			c := f.at(x, y)
 			px = append(px, pixel{x, y, c})
-			if deltaE(c, cloth) < clothDE {
+			if cielab.Within(c, cloth, clothDE) {
 				nearCloth++
 			}
 		}
 	}
 	if nearCloth*2 < len(px) {
-		return lab{}, false // no cloth covers most of the box
+		return lanternSeen{} // no cloth covers most of the box
 	}
 	// The most saturated colours, one group at a time (a rod or a frame may outshine the
 	// lantern): the first group that is small, narrow and unlike the cloth is the lantern.
 	total := len(px)
 	slices.SortFunc(px, func(a, b pixel) int { return cmp.Compare(b.c.Chroma(), a.c.Chroma()) })
-	c, px, ok := f.lanternGroup(px, total, r, cloth, distinct, false, func(seed lab) bool {
+	l, px := f.lanternGroup(px, total, r, cloth, distinct, false, func(seed lab) bool {
 		return seed.Chroma() >= lanternChroma && seed.Chroma() >= cloth.Chroma()+lanternOverCloth
 	})
-	if ok || !known || len(px) == 0 {
-		return c, ok
+	if l.ok || !known || len(px) == 0 {
+		return l
 	}
 	// A pale lantern (white, grey, a pastel) on a saturated cloth stands out by its colour,
 	// not its saturation: on a cloth known from a curtain found elsewhere (a tube full of one
@@ -239,8 +280,8 @@ func (f *frame) lantern(box image.Rectangle, known bool) (lab, bool) {
 	for i := range fs {
 		px[i] = fs[i].p
 	}
-	c, _, ok = f.lanternGroup(px, total, r, cloth, distinct, true, func(seed lab) bool { return deltaE(seed, cloth) >= distinct })
-	return c, ok
+	l, _ = f.lanternGroup(px, total, r, cloth, distinct, true, func(seed lab) bool { return deltaE(seed, cloth) >= distinct })
+	return l
 }
 
 // pixel is a pixel's place and colour.
@@ -254,7 +295,7 @@ type pixel struct {
 // groups at most. A lantern's group is unlike the cloth by distinct or more, an eighth of
 // the pixels at most, and at most lanternWidth of r wide; when compact, also at most
 // lanternTall of r high. It returns the colour the lantern shows and the pixels left untried.
-func (f *frame) lanternGroup(px []pixel, total int, r image.Rectangle, cloth lab, distinct float64, compact bool, seedOK func(lab) bool) (lab, []pixel, bool) {
+func (f *frame) lanternGroup(px []pixel, total int, r image.Rectangle, cloth lab, distinct float64, compact bool, seedOK func(lab) bool) (lanternSeen, []pixel) {
 	for tried := 0; tried < 3 && len(px) > 0; tried++ {
 		seed := px[0].c
 		if !seedOK(seed) {
@@ -274,16 +315,21 @@ func (f *frame) lanternGroup(px []pixel, total int, r image.Rectangle, cloth lab
 		if deltaE(c, cloth) >= distinct && len(ls)*8 <= total && float64(w) <= lanternWidth*float64(r.Dx()) &&
 			(!compact || float64(h) <= lanternTall*float64(r.Dy())) {
 			// A lantern drawn as a frame round a pane: the pane's colour is the one it shows.
-			hollow := float64(len(ls)) <= frameFill*float64(w*h)
-			if pane, ok := f.medianLab(image.Rect(left+w/3, top+h/3, right+1-w/3, bottom+1-h/3)); ok && w >= 6 && h >= 6 && hollow &&
-				deltaE(pane, c) >= distinctDE && deltaE(pane, cloth) >= clothDE && (compact || pane.Chroma() >= lanternChroma) {
-				return pane, px, true
+			// A pane that looks like the cloth leaves the frame's colour, which may be its
+			// gilt rather than the colour it names.
+			if w >= 6 && h >= 6 && float64(len(ls)) <= frameFill*float64(w*h) {
+				if pane, ok := f.medianLab(image.Rect(left+w/3, top+h/3, right+1-w/3, bottom+1-h/3)); ok && deltaE(pane, c) >= distinctDE {
+					if deltaE(pane, cloth) >= clothDE && (compact || pane.Chroma() >= lanternChroma) {
+						return lanternSeen{c: pane, ok: true}, px
+					}
+					return lanternSeen{c: c, ok: true, frameOnly: deltaE(pane, cloth) < clothDE}, px
+				}
 			}
-			return c, px, true
+			return lanternSeen{c: c, ok: true}, px
 		}
 		px = slices.DeleteFunc(px, func(p pixel) bool { return deltaE(p.c, seed) < clothDE })
 	}
-	return lab{}, px, false
+	return lanternSeen{}, px
 }
 
 // flankedLantern reports whether colour c hangs in box like a lantern on a curtain: in the

@@ -22,7 +22,8 @@ type frame struct {
 
 	screen *screen // the phone screen the frame shows upright, for a photo of one; else nil
 
-	scratch [3][]float64 // reused by medianLab
+	scratch  [3][]float64               // reused by medianLab
+	lanterns map[lanternKey]lanternSeen // boxes looked at by lantern
 }
 
 // bounds is the frame's rectangle, in working pixels.
@@ -404,4 +405,25 @@ func (f *frame) clipRows(rows [][]image.Rectangle) [][]image.Rectangle {
 		}
 	}
 	return out
+}
+
+// halfShifted is the frame moved by half a pixel right and down: each pixel is the mean of
+// the 2×2 block at it (the last row and column repeat themselves).
+func (f *frame) halfShifted() *frame {
+	g := &frame{w: f.w, h: f.h, scale: f.scale, screen: f.screen, lab: make([]float32, len(f.lab)), gray: make([]byte, len(f.gray))}
+	w := f.w
+	for y := range f.h {
+		y1 := min(y+1, f.h-1)
+		l0, l1, lo := f.lab[3*y*w:3*(y+1)*w], f.lab[3*y1*w:3*(y1+1)*w], g.lab[3*y*w:3*(y+1)*w]
+		g0, g1, gz := f.gray[y*w:(y+1)*w], f.gray[y1*w:(y1+1)*w], g.gray[y*w:(y+1)*w]
+		for x := range w {
+			x1 := min(x+1, w-1)
+			i, j := 3*x, 3*x1
+			lo[i] = (l0[i] + l0[j] + l1[i] + l1[j]) / 4
+			lo[i+1] = (l0[i+1] + l0[j+1] + l1[i+1] + l1[j+1]) / 4
+			lo[i+2] = (l0[i+2] + l0[j+2] + l1[i+2] + l1[j+2]) / 4
+			gz[x] = byte((int(g0[x]) + int(g0[x1]) + int(g1[x]) + int(g1[x1]) + 2) / 4)
+		}
+	}
+	return g
 }

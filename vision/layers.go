@@ -6,7 +6,6 @@ import (
 
 	"github.com/decant/decant/solver"
 	"math"
-	"sort"
 )
 
 // Thresholds in CIEDE2000 units.
@@ -33,9 +32,11 @@ type column struct {
 	// curtain marks a tube covered by a curtain; lantern is the colour the curtain shows.
 	curtain bool
 	lantern lab
-	bottom  int   // the liquid's bottom edge (exclusive row), 0 when empty
-	top     int   // the liquid's top edge
-	bounds  []int // colour changes between bottom and top, bottom first
+	// frameOnly: the lantern is a frame round a pane like the cloth (see curtain).
+	frameOnly bool
+	bottom    int   // the liquid's bottom edge (exclusive row), 0 when empty
+	top       int   // the liquid's top edge
+	bounds    []int // colour changes between bottom and top, bottom first
 	// glyphGaps are runs of hidden units whose glyphs were counted: each holds that many
 	// units, a rhythm independent of the colour changes.
 	glyphGaps []glyphRun
@@ -67,18 +68,59 @@ func (f *frame) medianLab(r image.Rectangle) (lab, bool) {
 	// The frame's scratch buffers: this runs for every row of every tube.
 	ls, as, bs := f.scratch[0][:0], f.scratch[1][:0], f.scratch[2][:0]
 	for y := r.Min.Y; y < r.Max.Y; y++ {
-		for x := r.Min.X; x < r.Max.X; x++ {
-			c := f.at(x, y)
-			ls, as, bs = append(ls, c.L), append(as, c.A), append(bs, c.B)
+		row := f.lab[3*(y*f.w+r.Min.X) : 3*(y*f.w+r.Max.X)] // r is inside the frame
+		for i := 0; i < len(row); i += 3 {
+			ls, as, bs = append(ls, float64(row[i])), append(as, float64(row[i+1])), append(bs, float64(row[i+2]))
 		}
 	}
 	f.scratch = [3][]float64{ls, as, bs}
 	return lab{L: median(ls), A: median(as), B: median(bs)}, true
 }
 
+// median is v's middle value, the upper one of an even count: what sorting v would leave at
+// len(v)/2, found by selection (Hoare's partition, as in Wirth's algorithm), which reorders v
+// without sorting it. Reads spend much of their time in medians of pixels.
 func median(v []float64) float64 {
-	sort.Float64s(v)
-	return v[len(v)/2]
+	k := len(v) / 2
+	lo, hi := 0, len(v)-1
+	for lo < hi {
+		// The pivot is the median of the first, middle and last values, which the loop
+		// below also uses as sentinels.
+		mid := lo + (hi-lo)/2
+		if v[mid] < v[lo] {
+			v[mid], v[lo] = v[lo], v[mid]
+		}
+		if v[hi] < v[lo] {
+			v[hi], v[lo] = v[lo], v[hi]
+		}
+		if v[hi] < v[mid] {
+			v[hi], v[mid] = v[mid], v[hi]
+		}
+		p := v[mid]
+		i, j := lo, hi
+		for i <= j {
+			for v[i] < p {
+				i++
+			}
+			for v[j] > p {
+				j--
+			}
+			if i <= j {
+				v[i], v[j] = v[j], v[i]
+				i, j = i+1, j-1
+			}
+		}
+		// v[lo..j] ≤ p ≤ v[i..hi], and the values between are p.
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return v[k]
+		}
+	}
+	return v[k]
 }
 
 // medianOf is the per-channel median of colours (cs not empty).
@@ -503,7 +545,7 @@ func unitHeight(cols []column) (unit, misfit float64) {
 			}
 		}
 		if len(es) > 0 {
-			m := median(es)
+			m := median(slices.Clone(es)) // es is summed in its order below
 			for _, e := range es {
 				sum += math.Abs(e-m) * u
 				n++

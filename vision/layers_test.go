@@ -3,6 +3,8 @@ package vision
 import (
 	"image"
 	"math"
+	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -47,6 +49,24 @@ func TestUnitHeight(t *testing.T) {
 		got, _ := unitHeight(tc.cols)
 		if math.Abs(got-tc.want) > 1.5 {
 			t.Errorf("%s: got unit %.1f, want %.0f", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestMedian checks the selection against sorting, on values with many repeats (pixels of
+// flat colour) and without.
+func TestMedian(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for n := 1; n <= 300; n++ {
+		for _, spread := range []int{2, 5, 1000} {
+			v := make([]float64, n)
+			for i := range v {
+				v[i] = float64(rng.IntN(spread))
+			}
+			want := slices.Sorted(slices.Values(v))[n/2]
+			if got := median(slices.Clone(v)); got != want {
+				t.Fatalf("n=%d spread=%d: median %v, want %v (%v)", n, spread, got, want, v)
+			}
 		}
 	}
 }

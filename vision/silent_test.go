@@ -65,6 +65,19 @@ func TestOnceSilentlyWrong(t *testing.T) {
 		{71000397, false, "a black liquid's bubbles taken for hidden units' glyphs: the five black units, read hidden, made one colour none of whose units shows, every colour in view complete"},
 		{20261275783696, false, "a photo whose warped reading, refused, has a box at the screen's edge: read unwarped instead, its tilted rows gained a tube (the unwarped reading is tried only for a warped one the rules verify)"},
 		{71000798, true, "the last empty tube of an unevenly spaced row dropped as off the row's beat, though its outline is the twin of the others"},
+		// Refused by crossCheck: moved by half a pixel, each image reads as another level that
+		// keeps the rules too.
+		{20261276783821, false, "an empty tube added at a row's end, over a vertical gradient with a shelf under the tubes"},
+		{20261276783868, false, "the empty tube at a row's start missed, in a row of numbered tubes on a shelf"},
+		{20261276783977, false, "a mystery board on wood read with a tube of liquid more than it holds"},
+		{20261276784006, false, "three full tubes and an empty one missed over doodles: tubes full of one colour and empty ones leave the counts whole"},
+		{20261276784037, false, "an empty tube added at the end of a mystery board's row, on a tablet"},
+		{71000765, false, "curtains and tubes missed in a board of three rows"},
+		{20261276783677, false, "an empty tube at a row's end missed on a small screen, a bokeh light behind it"},
+		{20261276783698, false, "sheets over tubes read in units a sixth too short, tubes of 6 for 5"},
+		{20261276783992, false, "three sheets read as tubes of the same five layers, their folds for liquid (refused by repeatedTubes)"},
+		{20261276783653, false, "a curtain named by its lantern's gold frame, the pane inside it the cloth's colour"},
+		{20261276783664, true, "tubes beside a lid read as tubes of 6 for 5: the units in view, 18, divide by 6, but a lid hides units the count leaves out"},
 	} {
 		scene, err := render.Random(tc.seed)
 		if err != nil {

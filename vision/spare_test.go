@@ -52,3 +52,29 @@ func TestReadRefusesFullBoard(t *testing.T) {
 		}
 	}
 }
+
+// TestRepeatedTubes: three tubes alike down to the order of their layers, in two colours or
+// more and with nothing hidden, are a decoration; fewer tubes, shorter ones, one colour or
+// hidden units are not.
+func TestRepeatedTubes(t *testing.T) {
+	for _, tc := range []struct {
+		tubes       string
+		want, first int
+	}{
+		{"a b a b | c c | a b a b | a b a b | c c c", 3, 0},
+		{"c c | b a b | b a b | b a b | b a b", 4, 1},
+		{"a b a | a b a | c c c", 0, -1},             // two tubes alike
+		{"a b | a b | a b | c c c", 0, -1},           // two units
+		{"a a a | a a a | a a a | b", 0, -1},         // one colour: full tubes
+		{"? ? a | ? ? a | ? ? a | ? ? b", 0, -1},     // hidden units
+		{"curtain:a | curtain:a | curtain:a", 0, -1}, // curtains
+	} {
+		var tubes [][]string
+		for _, s := range strings.Split(tc.tubes, "|") {
+			tubes = append(tubes, strings.Fields(s))
+		}
+		if n, first := repeatedTubes(tubes); n != tc.want || first != tc.first {
+			t.Errorf("%s: %d tubes alike from %d, want %d from %d", tc.tubes, n, first, tc.want, tc.first)
+		}
+	}
+}

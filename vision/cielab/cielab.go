@@ -61,6 +61,19 @@ func DeltaE(x, y Lab) float64 {
 	return math.Sqrt(l*l + c*c + h*h + rt*c*h)
 }
 
+// Within reports whether DeltaE(x, y) < d. Where the lightness alone puts the colours d or
+// more apart it answers without the whole formula: ΔE00 is at least the lightness term
+// |ΔL|/S_L, the chroma, hue and rotation terms adding up to at least (|ΔC'|/S_C −
+// |ΔH'|/S_H)² ≥ 0 since |R_T| < 2. (A hair of margin keeps rounding on the formula's side.)
+func Within(x, y Lab, d float64) bool {
+	lm := (x.L + y.L) / 2
+	sl := 1 + 0.015*(lm-50)*(lm-50)/math.Sqrt(20+(lm-50)*(lm-50))
+	if math.Abs(y.L-x.L)/sl >= d*(1+1e-9) {
+		return false
+	}
+	return DeltaE(x, y) < d
+}
+
 func hueAngle(b, a float64) float64 {
 	if a == 0 && b == 0 {
 		return 0

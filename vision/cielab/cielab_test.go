@@ -3,6 +3,7 @@ package cielab
 import (
 	"image/color"
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -49,5 +50,20 @@ func TestRoundTrip(t *testing.T) {
 	}
 	if _, ok := ToRGB(Lab{50, 120, 0}); ok {
 		t.Error("a chroma of 120 reported inside the sRGB gamut")
+	}
+}
+
+// TestWithin: the shortcut answers as the whole formula does, on colours far apart, near
+// and across every lightness.
+func TestWithin(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 200000 {
+		x := Lab{L: rng.Float64() * 100, A: rng.Float64()*200 - 100, B: rng.Float64()*200 - 100}
+		y := Lab{L: x.L + rng.NormFloat64()*10, A: x.A + rng.NormFloat64()*10, B: x.B + rng.NormFloat64()*10}
+		for _, d := range []float64{2, 8, 15, 30} {
+			if got, want := Within(x, y, d), DeltaE(x, y) < d; got != want {
+				t.Fatalf("Within(%v, %v, %v) = %v, ΔE00 %.6f", x, y, d, got, DeltaE(x, y))
+			}
+		}
 	}
 }
