@@ -333,21 +333,26 @@ func (f *frame) lanternGroup(px []pixel, total int, r image.Rectangle, cloth lab
 }
 
 // flankedLantern reports whether colour c hangs in box like a lantern on a curtain: in the
-// rows where c shows, the strips along the box's sides are mostly cloth (neither c nor far from
-// the box's commonest colour), c ends above lanternLowest of the box's height, and cloth hangs
-// below it. A layer of liquid, however its shading splits it, reaches the tube's walls, and
-// has another layer or the tube's foot below.
+// rows where c shows, the strips along the cloth's sides are mostly cloth (neither c nor far
+// from the box's commonest colour), c ends above lanternLowest of the box's height, and cloth
+// hangs below it. A layer of liquid, however its shading splits it, reaches the tube's walls,
+// and has another layer or the tube's foot below. The cloth's sides are where it hangs, which
+// may be inside the box: a lid narrower than a tube's bulb or stand.
 func (f *frame) flankedLantern(box image.Rectangle, c lab) bool {
 	box = f.clip(box)
 	cloth, _ := f.medianLab(box)
-	m := max(1, box.Dx()*15/100)
+	left, right, hangs := f.clothSides(box, cloth)
+	if !hangs {
+		return false
+	}
+	m := max(1, (right-left)*15/100)
 	n, ok := 0, 0
 	for y := box.Min.Y; y < box.Max.Y; y++ {
 		mid := f.at((box.Min.X+box.Max.X)/2, y)
 		if deltaE(mid, c) >= clothDE {
 			continue // not a lantern row
 		}
-		for _, x := range []int{box.Min.X + m/2, box.Max.X - 1 - m/2} {
+		for _, x := range []int{left + m/2, right - 1 - m/2} {
 			n++
 			if p := f.at(x, y); deltaE(p, c) >= clothDE && deltaE(p, cloth) < distinctDE {
 				ok++
@@ -369,6 +374,26 @@ func (f *frame) flankedLantern(box image.Rectangle, c lab) bool {
 	}
 	below, _ := f.medianLab(image.Rect(box.Min.X+m, down+2, box.Max.X-m, down+2+max(2, box.Dy()/10)))
 	return deltaE(below, cloth) < distinctDE
+}
+
+// clothSides are the first and last columns (right exclusive) of box where the cloth hangs:
+// columns whose pixels in the cloth's area are within distinctDE of cloth, half of them or
+// more. It reports false when no column is.
+func (f *frame) clothSides(box image.Rectangle, cloth lab) (int, int, bool) {
+	area := f.clip(clothArea(box))
+	left, right := box.Max.X, box.Min.X
+	for x := area.Min.X; x < area.Max.X; x++ {
+		near := 0
+		for y := area.Min.Y; y < area.Max.Y; y++ {
+			if cielab.Within(f.at(x, y), cloth, distinctDE) {
+				near++
+			}
+		}
+		if 2*near >= area.Dy() && area.Dy() > 0 {
+			left, right = min(left, x), max(right, x+1)
+		}
+	}
+	return left, right, left < right
 }
 
 // insertCurtains puts the curtains' boxes into their rows, in order.

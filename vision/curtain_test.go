@@ -30,3 +30,21 @@ func TestCurtainsAlike(t *testing.T) {
 		}
 	}
 }
+
+// TestLidNarrowerThanTube: lids narrower than the tubes' bulbs, the boxes found, are
+// curtains whose padlocks hang between cloth: the strips beside a lantern are taken at the
+// cloth's sides, not the box's (the box's sides show the background there). Without it the
+// two lids read as tubes of grey, silently (the grey made one whole colour).
+func TestLidNarrowerThanTube(t *testing.T) {
+	sc, err := render.RandomWith(73000335, map[string]string{"cover": "lid"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Read(sc.Data)
+	if err != nil {
+		t.Fatalf("%v; want %s", err, sc.Truth.Level.Compact())
+	}
+	if got, want := r.Level.Canonical(), sc.Truth.Level.Canonical(); got != want {
+		t.Errorf("got  %s\nwant %s", r.Level.Compact(), sc.Truth.Level.Compact())
+	}
+}

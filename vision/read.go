@@ -695,6 +695,39 @@ func sameCurtains(tubes [][]string) int {
 	return len(names)
 }
 
+// unevenBottom is the first tube (in reading order) whose liquid's bottom lies bottomTol of a
+// unit or more from the median of its row's, and how far in units; else -1. Tubes in a row
+// are one size on one line and liquid rests on their bottoms, so a bottom off the row's is a
+// stand, a holder or the glass at a tube's foot read as one more unit, or a layer missed.
+// Rows of fewer than three tubes with liquid are not compared.
+func unevenBottom(rows [][]image.Rectangle, cols []column, unit float64) (int, float64) {
+	k := 0
+	for _, row := range rows {
+		if k+len(row) > len(cols) {
+			break
+		}
+		var bottoms []float64
+		for _, c := range cols[k : k+len(row)] {
+			if !c.curtain && !c.empty() {
+				bottoms = append(bottoms, float64(c.bottom))
+			}
+		}
+		if len(bottoms) >= 3 {
+			m := median(slices.Clone(bottoms))
+			for i, c := range cols[k : k+len(row)] {
+				if d := (float64(c.bottom) - m) / unit; !c.curtain && !c.empty() && math.Abs(d) >= bottomTol {
+					return k + i, math.Abs(d)
+				}
+			}
+		}
+		k += len(row)
+	}
+	return -1, 0
+}
+
+// bottomTol is how far, in units, a tube's liquid may rest off its row's (unevenBottom).
+const bottomTol = 0.5
+
 // repeatedTubes is the number of tubes and the first of them when repeatTubes or more hold
 // the same sequence of repeatUnits units or more in two colours or more, none hidden; else 0
 // and -1. Levels are dealt at random: three tubes alike down to the order of their layers
@@ -830,6 +863,9 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 	}
 	if spare := spareTubes(level); spare > max(float64(maxSpareTubes), float64(len(tubes))/2) {
 		r.doubt(brokenConfidence, "%d tubes hold %.1f tubes' worth of units: a level leaves at most %d tubes' worth empty, or half its tubes", len(tubes), float64(len(tubes))-spare, maxSpareTubes)
+	}
+	if t, d := unevenBottom(insertCurtains(cloneRows(u.layout.rows), u.layout.curtains), cols, u.unit); t >= 0 {
+		r.doubt(brokenConfidence, "tube %d's liquid rests %.1f units off the others' in its row: a stand or the glass at a tube's foot read as liquid", t+1, d)
 	}
 	if n, t := repeatedTubes(tubes); n > 0 {
 		r.doubt(brokenConfidence, "%d tubes hold the same %d units in the same order (tube %d's): a level is dealt at random, so this is a decoration repeated over several tubes", n, len(tubes[t]), t+1)

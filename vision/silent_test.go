@@ -77,6 +77,7 @@ func TestOnceSilentlyWrong(t *testing.T) {
 		{20261276783698, false, "sheets over tubes read in units a sixth too short, tubes of 6 for 5"},
 		{20261276783992, false, "three sheets read as tubes of the same five layers, their folds for liquid (refused by repeatedTubes)"},
 		{20261276783653, false, "a curtain named by its lantern's gold frame, the pane inside it the cloth's colour"},
+		{1000043, false, "the holder under four tubes of a mystery board read as one hidden unit more, tubes of 6 for 5 beside a lid the counts cannot check (refused by unevenBottom)"},
 		{20261276783664, true, "tubes beside a lid read as tubes of 6 for 5: the units in view, 18, divide by 6, but a lid hides units the count leaves out"},
 	} {
 		scene, err := render.Random(tc.seed)

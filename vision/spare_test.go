@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"image"
 	"strings"
 	"testing"
 
@@ -75,6 +76,36 @@ func TestRepeatedTubes(t *testing.T) {
 		}
 		if n, first := repeatedTubes(tubes); n != tc.want || first != tc.first {
 			t.Errorf("%s: %d tubes alike from %d, want %d from %d", tc.tubes, n, first, tc.want, tc.first)
+		}
+	}
+}
+
+// TestUnevenBottom: a tube whose liquid rests half a unit or more off its row's is named, in
+// reading order; curtains, empty tubes and rows of fewer than three tubes with liquid are left
+// out.
+func TestUnevenBottom(t *testing.T) {
+	box := image.Rect(0, 0, 10, 100)
+	liquid := func(bottom int) column { return column{box: box, bottom: bottom, top: 20} }
+	empty, covered := column{box: box}, column{box: box, curtain: true}
+	for _, tc := range []struct {
+		name  string
+		rows  []int // tubes per row
+		cols  []column
+		want  int
+		units float64
+	}{
+		{"a stand read as a unit", []int{4}, []column{liquid(100), liquid(100), liquid(118), liquid(100)}, 2, 1},
+		{"within a third of a unit", []int{4}, []column{liquid(100), liquid(106), liquid(94), liquid(100)}, -1, 0},
+		{"second row", []int{3, 3}, []column{liquid(50), liquid(50), liquid(50), liquid(100), liquid(91), liquid(100)}, 4, 0.5},
+		{"empty and covered tubes left out", []int{5}, []column{liquid(100), empty, covered, liquid(100), liquid(100)}, -1, 0},
+		{"two tubes with liquid", []int{3}, []column{liquid(100), liquid(130), empty}, -1, 0},
+	} {
+		var rows [][]image.Rectangle
+		for _, n := range tc.rows {
+			rows = append(rows, make([]image.Rectangle, n))
+		}
+		if got, units := unevenBottom(rows, tc.cols, 18); got != tc.want || units != tc.units {
+			t.Errorf("%s: tube %d, %.2f units off; want %d, %.2f", tc.name, got, units, tc.want, tc.units)
 		}
 	}
 }
