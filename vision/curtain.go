@@ -319,10 +319,11 @@ func (f *frame) lanternGroup(px []pixel, total int, r image.Rectangle, cloth lab
 			// gilt rather than the colour it names.
 			if w >= 6 && h >= 6 && float64(len(ls)) <= frameFill*float64(w*h) {
 				if pane, ok := f.medianLab(image.Rect(left+w/3, top+h/3, right+1-w/3, bottom+1-h/3)); ok && deltaE(pane, c) >= distinctDE {
-					if deltaE(pane, cloth) >= clothDE && (compact || pane.Chroma() >= lanternChroma) {
+					likeCloth := deltaE(pane, cloth) < clothDE
+					if !likeCloth && (compact || pane.Chroma() >= lanternChroma) {
 						return lanternSeen{c: pane, ok: true}, px
 					}
-					return lanternSeen{c: c, ok: true, frameOnly: deltaE(pane, cloth) < clothDE}, px
+					return lanternSeen{c: c, ok: true, frameOnly: likeCloth}, px
 				}
 			}
 			return lanternSeen{c: c, ok: true}, px
