@@ -114,8 +114,7 @@ func (f *frame) tubeCurtain(row []image.Rectangle, box image.Rectangle, known bo
 	if !l.ok || !f.flankedLantern(box, l.c) || len(f.readColumn(box, room(row, box)).glyphGaps) > 0 {
 		return curtain{}, false
 	}
-	cloth, _ := f.medianLab(clothArea(box))
-	return curtain{box: box, color: l.c, cloth: cloth, frameOnly: l.frameOnly}, true
+	return curtain{box: box, color: l.c, cloth: l.cloth, frameOnly: l.frameOnly}, true
 }
 
 // likeCurtains adds to the curtains found the tubes found that hang the same cloth: a game
@@ -159,8 +158,7 @@ func (f *frame) curtainAt(cands []image.Rectangle, x float64, top, bottom, tw, t
 		}
 		if l := f.lantern(c, false); l.ok {
 			x0 := int(math.Round(x)) - tw/2
-			cloth, _ := f.medianLab(clothArea(c))
-			return curtain{box: image.Rect(x0, top, x0+tw, bottom), color: l.c, cloth: cloth, frameOnly: l.frameOnly}, true
+			return curtain{box: image.Rect(x0, top, x0+tw, bottom), color: l.c, cloth: l.cloth, frameOnly: l.frameOnly}, true
 		}
 	}
 	return curtain{}, false
@@ -196,6 +194,7 @@ type (
 	lanternSeen struct {
 		c         lab
 		ok        bool
+		cloth     lab  // the median of the cloth's area (clothArea), set when ok
 		frameOnly bool // the colour is a frame's round a pane like the cloth (see curtain)
 	}
 )
@@ -260,6 +259,7 @@ look:
 		return seed.Chroma() >= lanternChroma && seed.Chroma() >= cloth.Chroma()+lanternOverCloth
 	})
 	if l.ok || !known || len(px) == 0 {
+		l.cloth = cloth
 		return l
 	}
 	// A pale lantern (white, grey, a pastel) on a saturated cloth stands out by its colour,
@@ -281,6 +281,7 @@ look:
 		px[i] = fs[i].p
 	}
 	l, _ = f.lanternGroup(px, total, r, cloth, distinct, true, func(seed lab) bool { return deltaE(seed, cloth) >= distinct })
+	l.cloth = cloth
 	return l
 }
 

@@ -92,7 +92,8 @@ const minTubeWidth = 20
 // It lays the tubes out in several ways, from independent cues (outlines of every size, outer
 // outlines only, the rows' rhythm, boxes that only fill the gap between two tubes left out),
 // reads each layout and checks it against what a level must satisfy; the reading the rules
-// confirm best is kept.
+// confirm best is kept, once the frame moved by half a pixel reads no other level that keeps
+// them (crossCheck).
 //
 // It returns an error with code no_puzzle when it finds no level (or only a finished one),
 // unreadable_image, image_too_large or image_too_small for bytes it will not decode, and
@@ -681,6 +682,12 @@ func (f *frame) readLayout(l *tubeLayout, r *Reading, out *[]column) error {
 // colour.
 func covered(t []string) bool { return len(t) == 1 && strings.HasPrefix(t[0], solver.CurtainPrefix) }
 
+// layered reports whether a tube of a reading holds two colours or more (a hidden unit counts
+// as one).
+func layered(t []string) bool {
+	return slices.ContainsFunc(t, func(u string) bool { return u != t[0] })
+}
+
 // sameCurtains is the number of curtains when there are two or more and all name one colour;
 // else 0.
 func sameCurtains(tubes [][]string) int {
@@ -707,17 +714,18 @@ func unevenBottom(rows [][]image.Rectangle, cols []column, unit float64) (int, f
 		if k+len(row) > len(cols) {
 			break
 		}
+		var wet []int // the row's tubes with liquid, by index into cols
 		var bottoms []float64
-		for _, c := range cols[k : k+len(row)] {
-			if !c.curtain && !c.empty() {
-				bottoms = append(bottoms, float64(c.bottom))
+		for i := k; i < k+len(row); i++ {
+			if !cols[i].curtain && !cols[i].empty() {
+				wet, bottoms = append(wet, i), append(bottoms, float64(cols[i].bottom))
 			}
 		}
-		if len(bottoms) >= 3 {
-			m := median(slices.Clone(bottoms))
-			for i, c := range cols[k : k+len(row)] {
-				if d := (float64(c.bottom) - m) / unit; !c.curtain && !c.empty() && math.Abs(d) >= bottomTol {
-					return k + i, math.Abs(d)
+		if len(wet) >= 3 {
+			m := median(bottoms)
+			for _, i := range wet {
+				if d := math.Abs(float64(cols[i].bottom)-m) / unit; d >= bottomTol {
+					return i, d
 				}
 			}
 		}
@@ -738,7 +746,7 @@ const bottomTol = 0.5
 func repeatedTubes(tubes [][]string) (int, int) {
 	seen := map[string][]int{}
 	for i, t := range tubes {
-		if len(t) < repeatUnits || slices.Contains(t, "?") || covered(t) || !slices.ContainsFunc(t, func(u string) bool { return u != t[0] }) {
+		if len(t) < repeatUnits || slices.Contains(t, "?") || covered(t) || !layered(t) {
 			continue
 		}
 		k := strings.Join(t, " ")
@@ -856,9 +864,7 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 	if missing, room := coveredShortfall(level); missing > room {
 		r.doubt(brokenConfidence, "the colours lack %d units, more than the curtains and hidden units can hold (%d)", missing, room)
 	}
-	if level.HasCurtains() && !slices.ContainsFunc(tubes, func(t []string) bool {
-		return slices.ContainsFunc(t, func(u string) bool { return u != t[0] })
-	}) {
+	if level.HasCurtains() && !slices.ContainsFunc(tubes, layered) {
 		// Every tube one run of one colour: no boundary between layers shows how tall a unit
 		// is, and the curtains keep the counts from checking it.
 		r.doubt(brokenConfidence, "no tube shows two layers, and %d curtains keep the counts from checking the unit's height", countFunc(tubes, covered))
@@ -1530,7 +1536,7 @@ func wholeGlassTube(tubes [][]string, samples []unitSample, capacity int, glasse
 			continue
 		}
 		si += len(t)
-		if len(t) != capacity || t[0] == "?" || tubeOf[t[0]] != i || slices.ContainsFunc(t, func(u string) bool { return u != t[0] }) {
+		if len(t) != capacity || t[0] == "?" || tubeOf[t[0]] != i || layered(t) {
 			continue
 		}
 		colours := make([]lab, 0, len(t))
