@@ -1,12 +1,15 @@
 package vision
 
 import (
+	"fmt"
 	"image"
 	"math"
 	"slices"
 	"sort"
 
 	"gocv.io/x/gocv"
+
+	"github.com/decant/decant/vision/cielab"
 )
 
 // workWidth is the width images are scaled down to before analysis: enough for tubes of a
@@ -68,17 +71,15 @@ func frameOf(src gocv.Mat, s *screen) (*frame, error) {
 	}
 	f.w, f.h = small.Cols(), small.Rows()
 
-	fl := gocv.NewMat()
-	defer fl.Close()
-	small.ConvertToWithParams(&fl, gocv.MatTypeCV32FC3, 1.0/255, 0)
-	labm := gocv.NewMat()
-	defer labm.Close()
-	gocv.CvtColor(fl, &labm, gocv.ColorBGRToLab)
-	data, err := labm.DataPtrFloat32()
+	bgr, err := small.DataPtrUint8()
 	if err != nil {
 		return nil, err
 	}
-	f.lab = slices.Clone(data)
+	if len(bgr) != 3*f.w*f.h {
+		return nil, fmt.Errorf("vision: working image is %d bytes for %d×%d pixels, not three a pixel", len(bgr), f.w, f.h)
+	}
+	f.lab = make([]float32, len(bgr))
+	cielab.FromBGR(f.lab, bgr)
 
 	gray := gocv.NewMat()
 	defer gray.Close()

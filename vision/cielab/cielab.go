@@ -89,23 +89,10 @@ func rad(deg float64) float64 { return deg * math.Pi / 180 }
 
 // FromRGB converts an sRGB colour (D65) to CIELAB, as OpenCV does for float images.
 func FromRGB(r, g, b uint8) Lab {
-	lin := func(v uint8) float64 {
-		c := float64(v) / 255
-		if c <= 0.04045 {
-			return c / 12.92
-		}
-		return math.Pow((c+0.055)/1.055, 2.4)
-	}
-	R, G, B := lin(r), lin(g), lin(b)
+	R, G, B := linear(r), linear(g), linear(b)
 	x := (0.412453*R + 0.357580*G + 0.180423*B) / 0.950456
 	y := 0.212671*R + 0.715160*G + 0.072169*B
 	z := (0.019334*R + 0.119193*G + 0.950227*B) / 1.088754
-	f := func(t float64) float64 {
-		if t > 0.008856 {
-			return math.Cbrt(t)
-		}
-		return 7.787*t + 16.0/116
-	}
 	fx, fy, fz := f(x), f(y), f(z)
 	L := 116*fy - 16
 	if y <= 0.008856 {

@@ -67,3 +67,41 @@ func TestWithin(t *testing.T) {
 		}
 	}
 }
+
+// TestFromBGR checks the table-driven image conversion against FromRGB over a lattice of
+// colours that reaches every channel's ends.
+func TestFromBGR(t *testing.T) {
+	var src []byte
+	for r := 0; r < 256; r += 5 {
+		for g := 0; g < 256; g += 3 {
+			for b := 0; b < 256; b += 1 {
+				src = append(src, byte(b), byte(g), byte(r))
+			}
+		}
+	}
+	src = append(src, 255, 255, 255, 0, 0, 0, 1, 2, 3)
+	dst := make([]float32, len(src))
+	FromBGR(dst, src)
+	worst := 0.0
+	for i := 0; i < len(src); i += 3 {
+		want := FromRGB(src[i+2], src[i+1], src[i])
+		for k, w := range []float64{want.L, want.A, want.B} {
+			worst = max(worst, math.Abs(float64(dst[i+k])-w))
+		}
+	}
+	if worst > 1e-3 {
+		t.Errorf("FromBGR is %.2g off FromRGB at worst, want under 1e-3", worst)
+	}
+	t.Logf("worst difference %.2g", worst)
+}
+
+func BenchmarkFromBGR(b *testing.B) {
+	src := make([]byte, 3*540*1200)
+	for i := range src {
+		src[i] = byte(i * 7919 >> 3)
+	}
+	dst := make([]float32, len(src))
+	for b.Loop() {
+		FromBGR(dst, src)
+	}
+}
