@@ -212,7 +212,13 @@ func (h *hypothesis) units() int {
 // they all look alike and stand clear of their neighbours (see strangeEmpties), and for every
 // empty box unlike the layout's empty tubes or in a row beside the board.
 func (h *hypothesis) plausibility() float64 {
-	empty := countFunc(h.reading.Level.Tubes, func(t []solver.Color) bool { return len(t) == 0 })
+	l := h.reading.Level
+	empty := 0
+	for i, t := range l.Tubes {
+		if len(t) == 0 && !l.Curtained(i) { // a curtain's tube shows no units and may hold some
+			empty++
+		}
+	}
 	return h.reading.Confidence - surplusEmptyCost*float64(max(0, empty-max(usualEmpty, h.alike))) - strangeEmptyCost*float64(len(h.strange)+h.stray)
 }
 

@@ -36,7 +36,9 @@ func (f *frame) completeRows(l tubeLayout, cands []image.Rectangle) (tubeLayout,
 	added := 0
 	out := cloneRows(l.rows)
 	for i, row := range rows {
-		if len(row) < 2 {
+		// A tube alone in its row takes its rhythm from the other rows, when it stands clear
+		// of them: a box beside another row's tubes is more likely a part of them.
+		if len(row) == 0 || len(row) == 1 && besideRow(row[0], rows, i) {
 			continue
 		}
 		pitch := global
@@ -106,6 +108,16 @@ func (f *frame) completeRows(l tubeLayout, cands []image.Rectangle) (tubeLayout,
 		return tubeLayout{}, false
 	}
 	return f.withCurtains(fmt.Sprintf("%s, %d tubes added at the rows' pitch", l.cue, added), f.clipRows(out), cands), true
+}
+
+// besideRow reports whether box b shares height with a tube of a row other than row i.
+func besideRow(b image.Rectangle, rows [][]image.Rectangle, i int) bool {
+	for j, other := range rows {
+		if j != i && slices.ContainsFunc(other, func(o image.Rectangle) bool { return o.Min.Y < b.Max.Y && b.Min.Y < o.Max.Y }) {
+			return true
+		}
+	}
+	return false
 }
 
 // snap moves place b, a tube's box at a row's pitch, onto the outline of a tube of its size
@@ -413,13 +425,17 @@ const glassBandRoom = 0.08
 const emptyMatch = 0.85
 
 // emptyBeyondEnds counts the places just beyond the rows' ends, at their pitch, that look like
-// the first empty tube found.
+// the first empty tube found or, when every tube found holds liquid, like the empty glass
+// above the liquid of the tube with the most of it (headroomTemplate).
 func (f *frame) emptyBeyondEnds(rows [][]image.Rectangle, cols []column) int {
-	i := slices.IndexFunc(cols, func(c column) bool { return c.empty() && !c.curtain })
-	if i < 0 {
+	var tpl image.Rectangle
+	if i := slices.IndexFunc(cols, func(c column) bool { return c.empty() && !c.curtain }); i >= 0 {
+		tpl = f.clip(cols[i].box)
+	} else if t, ok := headroomTemplate(cols); ok {
+		tpl = f.clip(t)
+	} else {
 		return 0
 	}
-	tpl := f.clip(cols[i].box)
 	pitch := commonPitch(rows)
 	if pitch <= 0 || tpl.Dx() < 4 || tpl.Dy() < 4 {
 		return 0
@@ -442,6 +458,25 @@ func (f *frame) emptyBeyondEnds(rows [][]image.Rectangle, cols []column) int {
 		}
 	}
 	return n
+}
+
+// minHeadroomShare is how much of its box the glass above a tube's liquid must fill to stand
+// for an empty tube's look: less is mostly the rim, alike on any tube-sized place.
+const minHeadroomShare = 0.4
+
+// headroomTemplate is the empty glass of the tube with the most room above its liquid, from
+// the box's top to the liquid's, when it fills minHeadroomShare of the box.
+func headroomTemplate(cols []column) (image.Rectangle, bool) {
+	best, share := image.Rectangle{}, 0.0
+	for _, c := range cols {
+		if c.curtain || c.empty() {
+			continue
+		}
+		if t := image.Rect(c.box.Min.X, c.box.Min.Y, c.box.Max.X, c.top); t.Dy() > best.Dy() {
+			best, share = t, float64(t.Dy())/float64(c.box.Dy())
+		}
+	}
+	return best, best.Dy() >= 4 && share >= minHeadroomShare
 }
 
 // nccAt correlates the frame's grey levels in tpl with those in the rectangle of tpl's size

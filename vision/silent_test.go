@@ -79,6 +79,8 @@ func TestOnceSilentlyWrong(t *testing.T) {
 		{20261276783653, false, "a curtain named by its lantern's gold frame, the pane inside it the cloth's colour"},
 		{1000043, false, "the holder under four tubes of a mystery board read as one hidden unit more, tubes of 6 for 5 beside a lid the counts cannot check (refused by unevenBottom)"},
 		{20261276783664, true, "tubes beside a lid read as tubes of 6 for 5: the units in view, 18, divide by 6, but a lid hides units the count leaves out"},
+		{77000332, false, "the only empty tube, at the end of the shorter of two rows, missed: with no empty tube found, the glass above a tube's liquid shows what one looks like (refused by emptyBeyondEnds)"},
+		{77000617, true, "two curtains beside the one tube of their row missed: the row is now completed at the other rows' pitch, and the reading with them counted them as empty tubes beyond the usual two"},
 	} {
 		scene, err := render.Random(tc.seed)
 		if err != nil {
