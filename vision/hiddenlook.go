@@ -89,7 +89,8 @@ func (f *frame) hiddenLookOutside(look, fill lab, cols []column, unit float64) i
 			}
 		}
 	}
-	var parts []image.Rectangle // the regions of a tube's width, in pixels
+	var parts []image.Rectangle  // the regions of a tube's width, in pixels
+	var halves []image.Rectangle // narrower ones, perhaps one side of a box split by its glyph
 	seen := make([]bool, len(mask))
 	var stack, member []int
 	for i, on := range mask {
@@ -128,10 +129,15 @@ func (f *frame) hiddenLookOutside(look, fill lab, cols []column, unit float64) i
 			parts = append(parts, tallColumns(member, gw, s, int(math.Ceil(boxHeight*unit/float64(s))), width)...)
 			continue
 		}
-		if float64(r.Dx()) >= boxWidth*float64(width) && float64(r.Dy()) >= partHeight*unit && float64(cells) >= boxFill*float64((x1-x0)*(y1-y0)) {
-			parts = append(parts, r)
+		if float64(r.Dy()) >= partHeight*unit && float64(cells) >= boxFill*float64((x1-x0)*(y1-y0)) {
+			if float64(r.Dx()) >= boxWidth*float64(width) {
+				parts = append(parts, r)
+			} else if float64(r.Dx()) >= halfWidth*float64(width) {
+				halves = append(halves, r)
+			}
 		}
 	}
+	parts = append(parts, pairHalves(halves, width)...)
 	// In a tube read empty a region counts only from belowTop under its top: hidden units lie
 	// under a top unit of their own colour, where glass that looks like them fills the tube.
 	parts = slices.DeleteFunc(parts, func(p image.Rectangle) bool {
@@ -153,6 +159,43 @@ func (f *frame) hiddenLookOutside(look, fill lab, cols []column, unit float64) i
 	}
 	return n
 }
+
+// pairHalves joins regions side by side into boxes: a glyph as wide as a disc, or a glare
+// stripe, down the middle of a hidden box splits its fill into two columns, each narrower
+// than boxWidth of a tube. Two join when they share halfOverlap of the shorter one's height,
+// stand at most halfGap of a tube's width apart, and together are boxWidth to maxBoxWidth of
+// it wide. Each region joins at most once, its nearest fitting neighbour on its right.
+func pairHalves(halves []image.Rectangle, width int) []image.Rectangle {
+	slices.SortFunc(halves, func(a, b image.Rectangle) int { return a.Min.X - b.Min.X })
+	used := make([]bool, len(halves))
+	var out []image.Rectangle
+	for i, a := range halves {
+		if used[i] {
+			continue
+		}
+		for j := i + 1; j < len(halves); j++ {
+			b := halves[j]
+			shared := min(a.Max.Y, b.Max.Y) - max(a.Min.Y, b.Min.Y)
+			u := a.Union(b)
+			if used[j] || b.Min.X-a.Max.X > int(halfGap*float64(width)) || b.Min.X < a.Max.X ||
+				float64(shared) < halfOverlap*float64(min(a.Dy(), b.Dy())) ||
+				float64(u.Dx()) < boxWidth*float64(width) || float64(u.Dx()) > maxBoxWidth*float64(width) {
+				continue
+			}
+			used[i], used[j] = true, true
+			out = append(out, u)
+			break
+		}
+	}
+	return out
+}
+
+// A region from halfWidth of a tube's width may be half a hidden box (pairHalves).
+const (
+	halfWidth   = 0.2
+	halfGap     = 0.35
+	halfOverlap = 0.7
+)
 
 // tallColumns splits a region of cells (indices into a grid gw cells wide, s pixels a cell)
 // into its runs of neighbouring grid columns that hold at least tall cells each, and returns
@@ -225,16 +268,29 @@ func (f *frame) cellMean(r image.Rectangle) lab {
 }
 
 // hiddenLook is what the hidden units look like: the mean colour of their patches, taken
-// cell by cell as hiddenLookOutside takes the frame's, and their median colour (fill). It
-// reports false when no unit is hidden.
+// cell by cell as hiddenLookOutside takes the frame's, and the colour of the box under the
+// glyph (fill): the patches' median colour or, when the median of their darker half, pixel
+// by pixel, lies pixelDist or more from it, that. (The median mixes the box with a glyph as
+// large as a disc round a "?", and then matches nothing drawn.) It reports false when no unit
+// is hidden.
 func (f *frame) hiddenLook(cols []column, counts []int, samples []unitSample, unit float64) (look, fill lab, ok bool) {
 	var means, colors []lab
+	var ls, as, bs []float64
 	k := 0
 	for i, c := range cols {
 		for j := range counts[i] {
 			if samples[k].hidden {
-				means = append(means, f.cellMean(unitPatch(c, unit, j)))
+				p := f.clip(unitPatch(c, unit, j))
+				means = append(means, f.cellMean(p))
 				colors = append(colors, samples[k].color)
+				below := samples[k].color.L // the patch's median lightness
+				for y := p.Min.Y; y < p.Max.Y; y++ {
+					for x := p.Min.X; x < p.Max.X; x++ {
+						if px := f.at(x, y); px.L <= below {
+							ls, as, bs = append(ls, px.L), append(as, px.A), append(bs, px.B)
+						}
+					}
+				}
 			}
 			k++
 		}
@@ -242,5 +298,11 @@ func (f *frame) hiddenLook(cols []column, counts []int, samples []unitSample, un
 	if len(means) == 0 {
 		return lab{}, lab{}, false
 	}
-	return meanLab(means), medianOf(colors), true
+	fill = medianOf(colors)
+	if len(ls) > 0 {
+		if dark := (lab{L: median(ls), A: median(as), B: median(bs)}); labDist(dark, fill) >= pixelDist {
+			fill = dark
+		}
+	}
+	return meanLab(means), fill, true
 }

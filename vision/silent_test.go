@@ -1,6 +1,8 @@
 package vision
 
 import (
+	"image"
+	"slices"
 	"testing"
 
 	"github.com/decant/decant/vision/render"
@@ -80,6 +82,7 @@ func TestOnceSilentlyWrong(t *testing.T) {
 		{1000043, false, "the holder under four tubes of a mystery board read as one hidden unit more, tubes of 6 for 5 beside a lid the counts cannot check (refused by unevenBottom)"},
 		{20261276783664, true, "tubes beside a lid read as tubes of 6 for 5: the units in view, 18, divide by 6, but a lid hides units the count leaves out"},
 		{77000332, false, "the only empty tube, at the end of the shorter of two rows, missed: with no empty tube found, the glass above a tube's liquid shows what one looks like (refused by emptyBeyondEnds)"},
+		{20261279783672, false, "a board of three rows read as its last row alone, two tubes of hidden discs and three empty tubes: the other rows' hidden boxes, each split in two by its disc and a glare stripe, were too narrow to be found outside the tubes"},
 		{77000617, true, "two curtains beside the one tube of their row missed: the row is now completed at the other rows' pitch, and the reading with them counted them as empty tubes beyond the usual two"},
 	} {
 		scene, err := render.Random(tc.seed)
@@ -137,6 +140,28 @@ func TestTranslucentOver(t *testing.T) {
 		{"red over white", rgb(220, 30, 30), rgb(250, 250, 250), false},
 	} {
 		if got := translucentOver(tc.top, tc.back); got != tc.want {
+			t.Errorf("%s: got %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestPairHalves: the two sides of a hidden box split by its glyph join into one box; regions
+// apart, at other heights, or too wide together stay apart.
+func TestPairHalves(t *testing.T) {
+	const width = 60
+	left := image.Rect(90, 189, 117, 270)
+	for _, tc := range []struct {
+		name   string
+		halves []image.Rectangle
+		want   []image.Rectangle
+	}{
+		{"split by a disc", []image.Rectangle{image.Rect(126, 189, 153, 270), left}, []image.Rectangle{image.Rect(90, 189, 153, 270)}},
+		{"too far apart", []image.Rectangle{left, image.Rect(140, 189, 167, 270)}, nil},
+		{"at another height", []image.Rectangle{left, image.Rect(126, 250, 153, 330)}, nil},
+		{"too wide together", []image.Rectangle{image.Rect(60, 189, 117, 270), image.Rect(126, 189, 160, 270)}, nil},
+		{"each joins once", []image.Rectangle{left, image.Rect(126, 189, 153, 270), image.Rect(160, 189, 187, 270)}, []image.Rectangle{image.Rect(90, 189, 153, 270)}},
+	} {
+		if got := pairHalves(tc.halves, width); !slices.Equal(got, tc.want) {
 			t.Errorf("%s: got %v, want %v", tc.name, got, tc.want)
 		}
 	}
