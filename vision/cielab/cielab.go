@@ -87,7 +87,8 @@ func hueAngle(b, a float64) float64 {
 
 func rad(deg float64) float64 { return deg * math.Pi / 180 }
 
-// FromRGB converts an sRGB colour (D65) to CIELAB, as OpenCV does for float images.
+// FromRGB converts an sRGB colour (D65) to CIELAB by the exact formulas, with the constants
+// OpenCV uses (its conversion of float images approximates them, up to 0.4 off).
 func FromRGB(r, g, b uint8) Lab {
 	R, G, B := linear(r), linear(g), linear(b)
 	x := (0.412453*R + 0.357580*G + 0.180423*B) / 0.950456

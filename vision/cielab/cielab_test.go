@@ -89,8 +89,8 @@ func TestFromBGR(t *testing.T) {
 			worst = max(worst, math.Abs(float64(dst[i+k])-w))
 		}
 	}
-	if worst > 1e-3 {
-		t.Errorf("FromBGR is %.2g off FromRGB at worst, want under 1e-3", worst)
+	if worst > 5e-4 {
+		t.Errorf("FromBGR is %.2g off FromRGB at worst, want under 5e-4", worst)
 	}
 	t.Logf("worst difference %.2g", worst)
 }

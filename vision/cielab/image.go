@@ -2,9 +2,10 @@ package cielab
 
 import "math"
 
-// cbrtSteps is how finely the table behind FromBGR samples the cube root on [0, 1]: linear
-// interpolation between its points is off by under 5e-6 everywhere above the cube root's
-// linear toe (so by under 1e-3 in L, a or b), far below any difference the reader tells.
+// cbrtSteps is how finely the table behind FromBGR samples CIELAB's cube root on [0, 1]:
+// linear interpolation between its points is off by under 3e-7 (the error peaks at the
+// root's linear toe). With float32 rounding, the output is at most 2.3e-4 off FromRGB's in
+// L, a or b over TestFromBGR's 1.1 million colours (with 4,096 steps, 2.1e-3).
 const cbrtSteps = 16384
 
 // The tables behind FromBGR: an 8-bit channel's linear light, and CIELAB's f(t) at
@@ -50,7 +51,8 @@ func fLookup(t float32) float32 {
 
 // FromBGR converts an 8-bit BGR image (three bytes a pixel, as OpenCV keeps them) to CIELAB,
 // three float32s a pixel (L, a, b), into dst, which must be as long as src. It agrees with
-// FromRGB to within 1e-3 and costs a fraction of OpenCV's conversion of a float image.
+// FromRGB to within about 2.3e-4 and costs a fraction of OpenCV's conversion of a float image
+// (which approximates the same formulas less closely: up to 0.4 off them).
 func FromBGR(dst []float32, src []byte) {
 	if len(dst) != len(src) {
 		panic("cielab: FromBGR needs dst as long as src")
