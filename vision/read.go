@@ -170,10 +170,15 @@ type tubeLayout struct {
 // boxes is the layout's boxes in reading order.
 func (l tubeLayout) boxes() []image.Rectangle {
 	var out []image.Rectangle
-	for _, row := range insertCurtains(cloneRows(l.rows), l.curtains) {
+	for _, row := range l.allRows() {
 		out = append(out, row...)
 	}
 	return out
+}
+
+// allRows are the layout's rows with the covered tubes in their places, a copy.
+func (l tubeLayout) allRows() [][]image.Rectangle {
+	return insertCurtains(cloneRows(l.rows), l.curtains)
 }
 
 func cloneRows(rows [][]image.Rectangle) [][]image.Rectangle {
@@ -356,7 +361,7 @@ func (f *frame) atEdge(b image.Rectangle) bool {
 // holes counts the places at a row's pitch, between its first and last tube, where no tube
 // stands. A row of one or two gaps has no rhythm of its own and keeps to the rows' common one.
 func (l tubeLayout) holes() int {
-	rows := insertCurtains(cloneRows(l.rows), l.curtains)
+	rows := l.allRows()
 	global := commonPitch(rows)
 	n := 0
 	for _, row := range rows {
@@ -474,7 +479,7 @@ func (f *frame) strangeEmpties(l tubeLayout, cols []column) (strange []image.Rec
 	wet := wetBoxes(cols)
 	var empties []image.Rectangle
 	var inWetRow, apart []bool
-	for _, row := range insertCurtains(cloneRows(l.rows), l.curtains) {
+	for _, row := range l.allRows() {
 		rowWet := slices.ContainsFunc(row, func(b image.Rectangle) bool { return wet[b] })
 		for _, b := range row {
 			if wet[b] {
@@ -878,7 +883,7 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 	if spare := spareTubes(level); spare > max(float64(maxSpareTubes), float64(len(tubes))/2) {
 		r.doubt(brokenConfidence, "%d tubes hold %.1f tubes' worth of units: a level leaves at most %d tubes' worth empty, or half its tubes", len(tubes), float64(len(tubes))-spare, maxSpareTubes)
 	}
-	if t, d := unevenBottom(insertCurtains(cloneRows(u.layout.rows), u.layout.curtains), cols, u.unit); t >= 0 {
+	if t, d := unevenBottom(u.layout.allRows(), cols, u.unit); t >= 0 {
 		r.doubt(brokenConfidence, "tube %d's liquid rests %.1f units off the others' in its row: a stand or the glass at a tube's foot read as liquid", t+1, d)
 	}
 	if n, t := repeatedTubes(tubes); n > 0 {

@@ -31,7 +31,7 @@ const (
 // one: in the row's gaps, and outwards from its ends while the places keep holding tubes. It
 // reports false when no place was filled.
 func (f *frame) completeRows(l tubeLayout, cands []image.Rectangle) (tubeLayout, bool) {
-	rows := insertCurtains(cloneRows(l.rows), l.curtains)
+	rows := l.allRows()
 	global := commonPitch(rows)
 	added := 0
 	out := cloneRows(l.rows)
