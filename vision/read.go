@@ -668,9 +668,15 @@ func (f *frame) readLayout(l *tubeLayout, r *Reading, out *[]column) error {
 		for _, hid := range hiddenLooks(samples, counts, capacity) {
 			alt, aerr := read(hid, true)
 			if aerr == nil && alt.Level.Capacity >= minInferredCapacity && visibleColors(alt.Level) >= minInferredColors {
-				// Told by the rules alone, not by a glyph: one doubt more, and with curtains
-				// (which the count rule cannot check either) too many.
-				alt.doubt(inferredHiddenConfidence, "hidden units told by the rules alone: one look on no tube's top that the count rule cannot take for a colour")
+				// Told by the rules alone, not by a glyph: one doubt more. With curtains the
+				// reading is doubted already for the counts they hide, which is part of the
+				// same doubt: the two together leave it just clear of refusal, and any third
+				// doubt refuses it.
+				c := inferredHiddenConfidence
+				if alt.Level.HasCurtains() {
+					c = inferredCoveredConfidence
+				}
+				alt.doubt(c, "hidden units told by the rules alone: one look on no tube's top that the count rule cannot take for a colour")
 				if alt.Confidence >= LowConfidence {
 					got, err = alt, nil
 					break
@@ -823,6 +829,11 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 		// into more units than they hold: when their count and the height disagree, neither
 		// settles the capacity.)
 		switch h := heightCapacity(cols, u.unit); {
+		case inferred && len(u.layout.curtains) > 0 && h != capacity:
+			// Neither the glyphs nor the curtains' tubes count the units: tubes as full as
+			// the fullest, or each a unit or more short of the height, keep the counts alike.
+			r.doubt(brokenConfidence, "hidden units told by no glyph, and curtains, in tubes as tall as %d whose fullest holds %d: the capacity is unsure", h, capacity)
+			capacity = max(capacity, h)
 		case !evenlyFilled(cols, counts):
 			capacity = max(capacity, h)
 		case inferred && h != capacity:
@@ -936,13 +947,15 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 }
 
 // A reading whose hidden units were told by the rules alone (no glyph) is doubted to
-// inferredHiddenConfidence, and kept only for tubes of minInferredCapacity units or more
-// and minInferredColors visible colours or more: on a few tubes (a layout that missed most
-// of them) hidden units can make any reading keep the rules.
+// inferredHiddenConfidence (inferredCoveredConfidence with curtains, whose own doubt,
+// coveredConfidence, leaves it at 0.525), and kept only for tubes of minInferredCapacity
+// units or more and minInferredColors visible colours or more: on a few tubes (a layout that
+// missed most of them) hidden units can make any reading keep the rules.
 const (
-	inferredHiddenConfidence = 0.7
-	minInferredCapacity      = 3
-	minInferredColors        = 3
+	inferredHiddenConfidence  = 0.7
+	inferredCoveredConfidence = 0.75
+	minInferredCapacity       = 3
+	minInferredColors         = 3
 )
 
 // visibleCounts is the number of units in view of each colour, by colour (index 0 unused).

@@ -84,6 +84,8 @@ func TestOnceSilentlyWrong(t *testing.T) {
 		{77000332, false, "the only empty tube, at the end of the shorter of two rows, missed: with no empty tube found, the glass above a tube's liquid shows what one looks like (refused by emptyBeyondEnds)"},
 		{20261279783672, false, "a board of three rows read as its last row alone, two tubes of hidden discs and three empty tubes: the other rows' hidden boxes, each split in two by its disc and a glare stripe, were too narrow to be found outside the tubes"},
 		{77000617, true, "two curtains beside the one tube of their row missed: the row is now completed at the other rows' pitch, and the reading with them counted them as empty tubes beyond the usual two"},
+		{83000544, false, "a mystery board beside a curtain read as tubes of 6 for 5: with hidden units told by no glyph and a curtain, nothing counts the units, and the headroom raised the tubes' height by one (refused: such readings are no longer refused for the two doubts alone)"},
+		{83000341, true, "a mystery board of grey boxes with \"?\" beside a curtain, refused for its two doubts together: hidden units told by no glyph, and a curtain the counts cannot check"},
 	} {
 		scene, err := render.Random(tc.seed)
 		if err != nil {
