@@ -57,7 +57,14 @@ func clothArea(box image.Rectangle) image.Rectangle {
 
 // findCurtains looks at every free place at the tubes' pitch in each row, from the image's left
 // edge to its right, for a candidate box of about a tube's size with a lantern on it.
-func (f *frame) findCurtains(rows [][]image.Rectangle, cands []image.Rectangle) []curtain {
+//
+// With pale set, a lantern may also be pale or dark, told from the cloth by its colour alone
+// (see lantern): a hypothesis of its own, since a tube's liquid can show such a patch.
+func (f *frame) findCurtains(rows [][]image.Rectangle, cands []image.Rectangle, pale bool) []curtain {
+	mode := saturatedLantern
+	if pale {
+		mode = paleLantern
+	}
 	global := commonPitch(rows)
 	var out []curtain
 	for i, row := range rows {
@@ -89,7 +96,7 @@ func (f *frame) findCurtains(rows [][]image.Rectangle, cands []image.Rectangle) 
 			places = append(places, x)
 		}
 		for _, x := range places {
-			if c, ok := f.curtainAt(cands, x, top, bottom, tw, th, pitch); ok {
+			if c, ok := f.curtainAt(cands, x, top, bottom, tw, th, pitch, mode); ok {
 				out = append(out, c)
 			}
 		}
@@ -98,7 +105,7 @@ func (f *frame) findCurtains(rows [][]image.Rectangle, cands []image.Rectangle) 
 		// Nor is a column whose glyphs count hidden units a curtain: their dark boxes look
 		// like cloth, and the colour on top like a lantern.
 		for _, box := range row {
-			if c, ok := f.tubeCurtain(row, box, false); ok {
+			if c, ok := f.tubeCurtain(row, box, mode); ok {
 				out = append(out, c)
 			}
 		}
@@ -109,8 +116,8 @@ func (f *frame) findCurtains(rows [][]image.Rectangle, cands []image.Rectangle) 
 // tubeCurtain reads a box among a row's tubes as a curtain: a lantern standing distinct from
 // the cloth, flanked by cloth, on a column whose glyphs count no hidden units (known: its
 // cloth is that of a curtain found elsewhere; see lantern).
-func (f *frame) tubeCurtain(row []image.Rectangle, box image.Rectangle, known bool) (curtain, bool) {
-	l := f.lantern(box, known)
+func (f *frame) tubeCurtain(row []image.Rectangle, box image.Rectangle, mode lanternMode) (curtain, bool) {
+	l := f.lantern(box, mode)
 	if !l.ok || !f.flankedLantern(box, l.c) || len(f.readColumn(box, room(row, box)).glyphGaps) > 0 {
 		return curtain{}, false
 	}
@@ -135,7 +142,7 @@ func (f *frame) likeCurtains(rows [][]image.Rectangle, found []curtain) []curtai
 			if !ok || !slices.ContainsFunc(found, func(c curtain) bool { return deltaE(c.cloth, cloth) < sameClothDE }) {
 				continue
 			}
-			if c, ok := f.tubeCurtain(row, box, true); ok {
+			if c, ok := f.tubeCurtain(row, box, knownCloth); ok {
 				out = append(out, c)
 			}
 		}
@@ -149,14 +156,14 @@ func centreX(r image.Rectangle) float64 { return float64(r.Min.X+r.Max.X) / 2 }
 // height) for a curtain: cloth may break into narrower boxes or merge with the background into
 // a wider one, so every box from a quarter to twice a tube's width is tried. The curtain takes
 // the tube's place: a tube-sized box at x.
-func (f *frame) curtainAt(cands []image.Rectangle, x float64, top, bottom, tw, th int, pitch float64) (curtain, bool) {
+func (f *frame) curtainAt(cands []image.Rectangle, x float64, top, bottom, tw, th int, pitch float64, mode lanternMode) (curtain, bool) {
 	for _, c := range cands {
 		overlap := min(c.Max.Y, bottom) - max(c.Min.Y, top)
 		if math.Abs(centreX(c)-x) > curtainOffBeat*pitch || float64(overlap) < curtainSpan*float64(th) || !near(c.Dy(), th, curtainHeightTol) ||
 			c.Dx()*4 < tw || c.Dx() > 2*tw {
 			continue
 		}
-		if l := f.lantern(c, false); l.ok {
+		if l := f.lantern(c, mode); l.ok {
 			x0 := int(math.Round(x)) - tw/2
 			return curtain{box: image.Rect(x0, top, x0+tw, bottom), color: l.c, cloth: l.cloth, frameOnly: l.frameOnly}, true
 		}
@@ -169,15 +176,16 @@ func (f *frame) curtainAt(cands []image.Rectangle, x float64, top, bottom, tw, t
 // more from it and of a clearly more saturated colour in the upper part (a covered tube's
 // foot may show below the cloth), clear of the box's sides. A tube of liquid layers has no
 // small patch of colour: its layers span it from wall to wall. On a cloth known from a
-// curtain found elsewhere, a lantern need only stand clothDE from the cloth, and may be pale.
-func (f *frame) lantern(box image.Rectangle, known bool) lanternSeen {
+// curtain found elsewhere, a lantern need only stand clothDE from the cloth, and may be pale;
+// looking for pale lanterns, it may be pale on any cloth, distinctDE from it (see lanternMode).
+func (f *frame) lantern(box image.Rectangle, mode lanternMode) lanternSeen {
 	// Layouts share most of their boxes, and each looks for curtains among them: a box is
 	// looked at once.
-	k := lanternKey{box, known}
+	k := lanternKey{box, mode}
 	if l, ok := f.lanterns[k]; ok {
 		return l
 	}
-	l := f.findLantern(box, known)
+	l := f.findLantern(box, mode)
 	if f.lanterns == nil {
 		f.lanterns = map[lanternKey]lanternSeen{}
 	}
@@ -188,8 +196,8 @@ func (f *frame) lantern(box image.Rectangle, known bool) lanternSeen {
 // lanternKey and lanternSeen are a box looked at for a lantern and what was found (lantern).
 type (
 	lanternKey struct {
-		box   image.Rectangle
-		known bool
+		box  image.Rectangle
+		mode lanternMode
 	}
 	lanternSeen struct {
 		c         lab
@@ -199,10 +207,24 @@ type (
 	}
 )
 
+// lanternMode is how a lantern is told from its cloth: by a saturated colour distinctDE from
+// it; on a cloth known from a curtain found elsewhere, by any colour clothDE from it; or, in a
+// hypothesis of pale lanterns, by any colour distinctDE from the cloth. A lantern's colour
+// may be a grey, a brown, a navy as well as a saturated one, but a tube's liquid shows pale
+// patches too (a layer's shaded edge, a bubble): the reading with pale lanterns is one
+// hypothesis among the others, kept where it explains the image better.
+type lanternMode int
+
+const (
+	saturatedLantern lanternMode = iota
+	knownCloth
+	paleLantern
+)
+
 // findLantern is lantern without the memory of boxes already looked at.
-func (f *frame) findLantern(box image.Rectangle, known bool) lanternSeen {
+func (f *frame) findLantern(box image.Rectangle, mode lanternMode) lanternSeen {
 	distinct := float64(distinctDE)
-	if known {
+	if mode == knownCloth {
 		distinct = clothDE
 	}
 	// Below the rod the curtain hangs from, above the tube's foot that may show under it.
@@ -258,14 +280,13 @@ look:
 	l, px := f.lanternGroup(px, total, r, cloth, distinct, false, func(seed lab) bool {
 		return seed.Chroma() >= lanternChroma && seed.Chroma() >= cloth.Chroma()+lanternOverCloth
 	})
-	if l.ok || !known || len(px) == 0 {
+	if l.ok || mode == saturatedLantern || len(px) == 0 {
 		l.cloth = cloth
 		return l
 	}
 	// A pale lantern (white, grey, a pastel) on a saturated cloth stands out by its colour,
-	// not its saturation: on a cloth known from a curtain found elsewhere (a tube full of one
-	// colour is cloth enough otherwise), the colours most unlike the cloth, one group at a
-	// time, in a group as compact as a lantern.
+	// not its saturation: the colours most unlike the cloth, one group at a time, in a group
+	// as compact as a lantern.
 	// Sorted by keys worked out once: a CIEDE2000 difference in the comparison would be worked
 	// out twice per comparison, for thousands of pixels.
 	type far struct {

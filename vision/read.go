@@ -161,6 +161,7 @@ type tubeLayout struct {
 	cue      string // what found it, for the reasons
 	rows     [][]image.Rectangle
 	curtains []curtain
+	pale     bool // the curtains were looked for with pale lanterns too (see lanternMode)
 	// raiseUnseen reads runs in colours seen nowhere else, whole units under the glass, as
 	// liquid (raisePaleTops); unseen is the number of tubes showing such runs, set when read.
 	raiseUnseen bool
@@ -260,18 +261,21 @@ func (f *frame) layouts(cands []image.Rectangle) []tubeLayout {
 			continue
 		}
 		seen[key] = true
-		out = append(out, f.withCurtains(l.cue, rows, cands))
+		out = append(out, f.withCurtains(l.cue, rows, cands, false))
+		if p := f.withCurtains(l.cue+", pale lanterns", rows, cands, true); len(p.curtains) > len(out[len(out)-1].curtains) {
+			out = append(out, p)
+		}
 	}
 	return out
 }
 
 // withCurtains completes a layout with the covered tubes found in its rows' rhythm.
-func (f *frame) withCurtains(cue string, rows [][]image.Rectangle, cands []image.Rectangle) tubeLayout {
-	curtains := f.findCurtains(rows, cands)
+func (f *frame) withCurtains(cue string, rows [][]image.Rectangle, cands []image.Rectangle, pale bool) tubeLayout {
+	curtains := f.findCurtains(rows, cands, pale)
 	for i := range curtains {
 		curtains[i].box = f.clip(curtains[i].box)
 	}
-	return tubeLayout{cue: cue, rows: rows, curtains: curtains}
+	return tubeLayout{cue: cue, rows: rows, curtains: curtains, pale: pale}
 }
 
 // read tries every layout and keeps the best reading: one the rules verify, the most
@@ -412,7 +416,7 @@ func (f *frame) withoutGapBoxes(h *hypothesis, cands []image.Rectangle) (tubeLay
 	if !dropped {
 		return tubeLayout{}, false
 	}
-	return f.withCurtains(h.cue+", boxes between tubes left out", rows, cands), true
+	return f.withCurtains(h.cue+", boxes between tubes left out", rows, cands, h.pale), true
 }
 
 // withoutStrayRows is the layout less its rows of empty boxes that stand beside the board:
@@ -457,7 +461,7 @@ func (f *frame) withoutStrayRows(h *hypothesis, cands []image.Rectangle) (tubeLa
 	if len(rows) == len(h.rows) {
 		return tubeLayout{}, false
 	}
-	return f.withCurtains(h.cue+", rows beside the board left out", rows, cands), true
+	return f.withCurtains(h.cue+", rows beside the board left out", rows, cands, h.pale), true
 }
 
 const (
@@ -555,7 +559,7 @@ func (f *frame) withoutStrangeEmpties(h *hypothesis, cands []image.Rectangle) (t
 			rows = append(rows, kept)
 		}
 	}
-	return f.withCurtains(h.cue+", empty boxes unlike the empty tubes left out", rows, cands), true
+	return f.withCurtains(h.cue+", empty boxes unlike the empty tubes left out", rows, cands, h.pale), true
 }
 
 // interpret reads one layout: each tube's liquid, the unit height, the units and their

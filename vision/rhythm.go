@@ -107,7 +107,7 @@ func (f *frame) completeRows(l tubeLayout, cands []image.Rectangle) (tubeLayout,
 	if added == 0 {
 		return tubeLayout{}, false
 	}
-	return f.withCurtains(fmt.Sprintf("%s, %d tubes added at the rows' pitch", l.cue, added), f.clipRows(out), cands), true
+	return f.withCurtains(fmt.Sprintf("%s, %d tubes added at the rows' pitch", l.cue, added), f.clipRows(out), cands, l.pale), true
 }
 
 // besideRow reports whether box b shares height with a tube of a row other than row i.
