@@ -3,6 +3,7 @@ package vision
 import (
 	"testing"
 
+	"github.com/decant/decant/solver"
 	"github.com/decant/decant/vision/render"
 )
 
@@ -65,6 +66,24 @@ func TestPaleLantern(t *testing.T) {
 			t.Errorf("seed %d: %v; want the level read exactly", seed, err)
 		case r.Level.Canonical() != scene.Truth.Level.Canonical():
 			t.Errorf("seed %d: silently wrong:\ngot  %s\nwant %s", seed, r.Level.Compact(), scene.Truth.Level.Compact())
+		}
+	}
+}
+
+// TestPaleRefusedAside: a layout read with pale lanterns that the rules refuse does not
+// displace the refusal of the layout without them. On two finished boards a tube's patch
+// passed for a pale lantern, and the board was refused as unsure instead of as finished.
+func TestPaleRefusedAside(t *testing.T) {
+	for _, seed := range []uint64{83000682, 83000824} {
+		scene, err := render.Random(seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !scene.Truth.Level.Solved() {
+			t.Fatalf("seed %d: the scene is no finished board", seed)
+		}
+		if _, err := Read(scene.Data); solver.ErrorCode(err) != solver.CodeNoPuzzle {
+			t.Errorf("seed %d: %v; want no_puzzle (a finished board)", seed, err)
 		}
 	}
 }

@@ -334,6 +334,12 @@ func (f *frame) read(base Reading) (*Reading, error) {
 			if hu > bu || (hu == bu && h.plausibility() > best.plausibility()) {
 				best = h
 			}
+		case h.pale != best.pale:
+			// Pale lanterns are a hypothesis for a reading the rules verify: refused, it
+			// says less than the refusal of the layout without them (a finished board's).
+			if !h.pale {
+				best = h
+			}
 		case h.reading != nil && (best.reading == nil || h.reading.Confidence > best.reading.Confidence):
 			best = h
 		}
