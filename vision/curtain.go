@@ -185,6 +185,13 @@ func (f *frame) lantern(box image.Rectangle, mode lanternMode) lanternSeen {
 	if l, ok := f.lanterns[k]; ok {
 		return l
 	}
+	if mode == paleLantern {
+		// The same look, but for the pale lantern after the saturated one: a box with a
+		// saturated lantern, or none of cloth, is settled by the look without it.
+		if l := f.lantern(box, saturatedLantern); l.ok || !l.clothy {
+			return l
+		}
+	}
 	l := f.findLantern(box, mode)
 	if f.lanterns == nil {
 		f.lanterns = map[lanternKey]lanternSeen{}
@@ -204,6 +211,7 @@ type (
 		ok        bool
 		cloth     lab  // the median of the cloth's area (clothArea), set when ok
 		frameOnly bool // the colour is a frame's round a pane like the cloth (see curtain)
+		clothy    bool // one colour unlike the background covers the box, lantern or not
 	}
 )
 
@@ -280,6 +288,7 @@ look:
 	l, px := f.lanternGroup(px, total, r, cloth, distinct, false, func(seed lab) bool {
 		return seed.Chroma() >= lanternChroma && seed.Chroma() >= cloth.Chroma()+lanternOverCloth
 	})
+	l.clothy = true
 	if l.ok || mode == saturatedLantern || len(px) == 0 {
 		l.cloth = cloth
 		return l
@@ -302,7 +311,7 @@ look:
 		px[i] = fs[i].p
 	}
 	l, _ = f.lanternGroup(px, total, r, cloth, distinct, true, func(seed lab) bool { return deltaE(seed, cloth) >= distinct })
-	l.cloth = cloth
+	l.cloth, l.clothy = cloth, true
 	return l
 }
 
