@@ -114,8 +114,8 @@ func (f *frame) findCurtains(rows [][]image.Rectangle, cands []image.Rectangle, 
 }
 
 // tubeCurtain reads a box among a row's tubes as a curtain: a lantern standing distinct from
-// the cloth, flanked by cloth, on a column whose glyphs count no hidden units (known: its
-// cloth is that of a curtain found elsewhere; see lantern).
+// the cloth, flanked by cloth, on a column whose glyphs count no hidden units (mode: how the
+// lantern is told from the cloth; see lanternMode).
 func (f *frame) tubeCurtain(row []image.Rectangle, box image.Rectangle, mode lanternMode) (curtain, bool) {
 	l := f.lantern(box, mode)
 	if !l.ok || !f.flankedLantern(box, l.c) || len(f.readColumn(box, room(row, box)).glyphGaps) > 0 {
