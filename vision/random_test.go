@@ -179,7 +179,11 @@ func TestRandomScenes(t *testing.T) {
 	}
 	for _, r := range results {
 		if *randomList && r.outcome == refused {
-			t.Logf("refused, scene %d (puzzle %v; %s): %s", r.seed, !r.noPuzzle, factorList(r.factors), r.why)
+			kind := "refused"
+			if r.right {
+				kind = "refused a right reading" // the confidence cut's price
+			}
+			t.Logf("%s, scene %d (puzzle %v; %s): %s", kind, r.seed, !r.noPuzzle, factorList(r.factors), r.why)
 		}
 		if r.outcome == silentWrong {
 			t.Logf("silently wrong, scene %d (%v):\n%s", r.seed, factorList(r.factors), r.why)
