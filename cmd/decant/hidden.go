@@ -23,7 +23,7 @@ type hiddenFlags struct {
 
 func (h *hiddenFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&h.interactive, "interactive", false, "levels with hidden units: after each segment, ask which colour appeared and plan the next")
-	fs.StringVar(&h.method, "method", string(hidden.Endgame), "levels with hidden units: planner ("+hidden.MethodNames()+")")
+	fs.StringVar(&h.method, "method", string(hidden.ISMCTS), "levels with hidden units: planner ("+hidden.MethodNames()+")")
 	fs.BoolVar(&h.carry, "carry", false, "levels with hidden units: a hidden unit of the run's colour moves along with it")
 	fs.IntVar(&h.samples, "samples", hidden.DefaultSamples, "levels with hidden units: sampled completions a decision")
 	fs.Uint64Var(&h.seed, "seed", 1, "levels with hidden units: sampling seed")

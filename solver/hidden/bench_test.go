@@ -29,6 +29,7 @@ var (
 	benchSeed    = flag.Uint64("hidden-seed", 0, "added to the planner's seed: the same levels played with other samples")
 	benchDump    = flag.String("hidden-decisions", "", "write every sampled decision (class, method, level, raw p, hidden share, curtain, finished) to this CSV file")
 	benchWork    = flag.Int("hidden-work", 0, "the planner's work budget a decision (0: DefaultMaxDecisionWork)")
+	benchTime    = flag.Duration("hidden-time", 0, "the planner's time cap a decision (0: DefaultMaxDecisionTime; negative: none, so that runs repeat exactly)")
 	benchSlow    = flag.Duration("hidden-slow", 0, "log every decision that takes longer than this, with its work")
 	benchClasses = flag.String("hidden-classes", "", "comma-separated class ids to run: small2,small1,mid,mystery,random,curtain,carry (default all)")
 	benchOracle  = flag.Int("hidden-oracle-states", DefaultOracleStates, "the budget in states of the oracle under the rule (Oracle), a level; over it that level's oracle is unknown and left out of its ratio; negative: skip it")
@@ -96,6 +97,7 @@ type methodStats struct {
 	ruleRatios      []float64 // pours over the oracle's plan played under the level's pour rule
 	optRatios       []float64 // pours over the optimum under the level's rules (Oracle)
 	times           []time.Duration
+	timeCuts        int             // decisions cut by the time cap (Options.MaxDecisionTime)
 	states          []int           // the peak states of each decision
 	works           []int           // the work of each decision (Options.MaxDecisionWork)
 	preds           []float64       // p_success of each decision
@@ -196,7 +198,7 @@ func playClass(ctx context.Context, t *testing.T, c benchClass, levels int, dump
 				t.Logf("%s level %d truth %d: oracle under the rule %s, %d pours, %d states", c.id, i, k, o.Status, best, o.States)
 			}
 			for _, m := range methods {
-				res, err := Play(ctx, g, Options{Method: m, Seed: uint64(i) + *benchSeed, Rules: g.Rules, EndgameBeliefs: *benchEndgame, MaxDecisionWork: *benchWork}, 400)
+				res, err := Play(ctx, g, Options{Method: m, Seed: uint64(i) + *benchSeed, Rules: g.Rules, EndgameBeliefs: *benchEndgame, MaxDecisionWork: *benchWork, MaxDecisionTime: *benchTime}, 400)
 				if err != nil {
 					t.Fatalf("%s level %d %s: %v", c.name, i, m, err)
 				}
@@ -227,6 +229,9 @@ func playClass(ctx context.Context, t *testing.T, c benchClass, levels int, dump
 						t.Logf("slow: %s level %d truth %d %s decision %d: %v, %d pours, %d searches, %d beliefs, %d work, %d peak states", c.id, i, k, m, j, d.Elapsed, d.Pours, d.Searches, d.beliefs, d.Work, d.States)
 					}
 					s.times = append(s.times, d.Elapsed)
+					if d.TimeCut {
+						s.timeCuts++
+					}
 					s.works = append(s.works, d.Work)
 					s.states = append(s.states, d.States)
 					if d.Status == solver.StatusPartial || d.Status == solver.StatusUnknown {
@@ -377,7 +382,7 @@ func TestBenchmark(t *testing.T) {
 				brier(s.preds, s.outcomes), brier(s.raws, s.outcomes), len(s.times), median(s.states), slices.Max(append(s.states, 0)))
 			table.WriteString(row)
 			t.Log(row)
-			t.Logf("%s, %s: work a decision, median %d, worst %d", c.name, m, median(s.works), slices.Max(append(s.works, 0)))
+			t.Logf("%s, %s: work a decision, median %d, worst %d; %d of %d decisions cut by the time cap", c.name, m, median(s.works), slices.Max(append(s.works, 0)), s.timeCuts, len(s.times))
 			within, binomial := s.finishError()
 			rate := 100 * float64(s.finished) / float64(s.games)
 			if math.IsNaN(within) {

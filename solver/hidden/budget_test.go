@@ -3,6 +3,7 @@ package hidden
 import (
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/decant/decant/solver"
 	"github.com/decant/decant/solver/gen"
@@ -70,10 +71,10 @@ func TestDecisionStatesBoundTheRounds(t *testing.T) {
 	}
 }
 
-// TestDecisionWorkBoundsTheSegment checks that a call's work budget holds over a whole segment:
-// with no budget to speak of, a long segment is scored one round on its first pour and then
-// follows one completion's plan to the reveal, for one search more.
-func TestDecisionWorkBoundsTheSegment(t *testing.T) {
+// longSegment returns a level with few units hidden whose determinised segment is 4 pours or
+// more, and that segment.
+func longSegment(t *testing.T) (*solver.Level, Answer) {
+	t.Helper()
 	var l *solver.Level
 	var long Answer
 	for seed := uint64(0); seed < 40 && l == nil; seed++ {
@@ -91,6 +92,14 @@ func TestDecisionWorkBoundsTheSegment(t *testing.T) {
 	if l == nil {
 		t.Fatal("no level with a segment of 4 pours or more")
 	}
+	return l, long
+}
+
+// TestDecisionWorkBoundsTheSegment checks that a call's work budget holds over a whole segment:
+// with no budget to speak of, a long segment is scored one round on its first pour and then
+// follows one completion's plan to the reveal, for one search more.
+func TestDecisionWorkBoundsTheSegment(t *testing.T) {
+	l, long := longSegment(t)
 	b, err := Belief(l, Rules{})
 	if err != nil {
 		t.Fatal(err)
@@ -147,5 +156,41 @@ func TestDecisionWorkOverrunsByASearch(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestDecisionTimeBoundsTheCall checks that the time cap stops a call as the work budget does:
+// with no time to speak of, the first round of the first pour, then one completion's plan to
+// the reveal, and the answer says it was cut; with no cap it is not.
+func TestDecisionTimeBoundsTheCall(t *testing.T) {
+	l, _ := longSegment(t)
+	b, err := Belief(l, Rules{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := len(candidates(b, map[string]bool{b.Key(): true}))
+	for _, m := range []Method{Determinised, Lookahead, Endgame, ISMCTS} {
+		t.Run(string(m), func(t *testing.T) {
+			a, err := Plan(t.Context(), l, Options{Method: m, Seed: 1, MaxDecisionTime: time.Nanosecond})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.Status != solver.StatusPartial || a.Reveal == nil || a.Reveal.Move != len(a.Moves)-1 || !a.TimeCut {
+				t.Fatalf("got %s with reveal %+v after %d pours, cut %v; want a partial plan ending at its reveal, cut by the time cap", a.Status, a.Reveal, len(a.Moves), a.TimeCut)
+			}
+			if _, err := solver.Replay(l, a.Moves); err != nil {
+				t.Fatal(err)
+			}
+			if a.Searches > first+1 {
+				t.Errorf("%d searches, want at most %d (one round on the first pour's %d candidates, one plan)", a.Searches, first+1, first)
+			}
+			free, err := Plan(t.Context(), l, Options{Method: m, Seed: 1, MaxDecisionTime: -1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if free.TimeCut || free.Searches <= a.Searches {
+				t.Errorf("without a cap: cut %v after %d searches, want uncut and more than %d", free.TimeCut, free.Searches, a.Searches)
+			}
+		})
 	}
 }

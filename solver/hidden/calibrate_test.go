@@ -17,10 +17,12 @@ func TestCalibratedOrdersItsInputs(t *testing.T) {
 		{"no curtain", [3]float64{0.9, 0.4, 1}, [3]float64{0.9, 0.4, 0}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			lo := calibrated(tc.lower[0], tc.lower[1], tc.lower[2] == 1)
-			hi := calibrated(tc.higher[0], tc.higher[1], tc.higher[2] == 1)
-			if !(0 < lo && lo < hi && hi < 1) {
-				t.Errorf("got %v then %v, want 0 < first < second < 1", lo, hi)
+			for _, m := range Methods {
+				lo := calibrated(m, tc.lower[0], tc.lower[1], tc.lower[2] == 1)
+				hi := calibrated(m, tc.higher[0], tc.higher[1], tc.higher[2] == 1)
+				if !(0 < lo && lo < hi && hi < 1) {
+					t.Errorf("%s: got %v then %v, want 0 < first < second < 1", m, lo, hi)
+				}
 			}
 		})
 	}
@@ -38,6 +40,7 @@ func TestOnlySampledChancesAreCalibrated(t *testing.T) {
 		// Sampled on a small level, where the calibration was not fitted.
 		{"sampled, small", "3: ? ? r | ? ? b | ? ? g | |", Options{Method: Determinised}, false},
 		{"sampled", bigMystery(t), Options{Method: Determinised}, true},
+		{"sampled, ismcts", bigMystery(t), Options{Method: ISMCTS}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a, err := Plan(t.Context(), parse(t, tc.level), tc.opts)
@@ -49,7 +52,7 @@ func TestOnlySampledChancesAreCalibrated(t *testing.T) {
 			}
 			want := a.rawP
 			if tc.want {
-				want = calibrated(a.rawP, a.hiddenShare, a.curtained)
+				want = calibrated(tc.opts.Method, a.rawP, a.hiddenShare, a.curtained)
 			}
 			if a.PSuccess != want || tc.want && a.PSuccess == a.rawP {
 				t.Errorf("p_success %v from %v over %d completions, want %v", a.PSuccess, a.rawP, a.PSamples, want)

@@ -48,12 +48,12 @@
 //     counts, fresh completions conditioned on it choose the next pour without seeing the
 //     rest. This removes the determinised search's assumption that everything is known after
 //     the next pour, for one step.
-//   - Endgame (the default): the determinised choice, ties (within one sample) going to the
+//   - Endgame: the determinised choice, ties (within one sample) going to the
 //     pour that buries the fewest hidden units under it, until few units are hidden
 //     (DefaultEndgameHidden) — on small levels from the start — then the exact expectimax
 //     below over every reveal to come, ties going to the determinised order; over its budget
 //     (DefaultEndgameBeliefs) it keeps the determinised choice.
-//   - ISMCTS (information-set Monte Carlo tree search): the determinised scores, then among the
+//   - ISMCTS (information-set Monte Carlo tree search; the default): the determinised scores, then among the
 //     best six pours that finish some completion a tree search whose nodes are the player's
 //     information states — the position as it shows, what is hidden unknown — and whose
 //     branches after a pour are what it reveals. Each iteration draws a completion, descends
@@ -68,12 +68,13 @@
 //     among the pours visited at least 90% as often (ismctsMargin), the one whose finishing
 //     iterations took the fewest pours on average: the tree rates them alike, and the
 //     shorter way is worth taking. Its tree takes at most ismctsShare of the work the call
-//     has left, and its call's budget is larger (DefaultISMCTSWork).
+//     has left, and its call's budget is larger (DefaultISMCTSWork). Where Endgame turns to
+//     the exact expectimax (few units hidden, or a small level), ISMCTS does too.
 //   - Exact (small levels only): an AND-OR expectimax over every reveal, giving the best
 //     achievable probability of finishing a mystery level — the ceiling the others are
 //     measured against (Ceiling). Beliefs are memoised up to a renaming of the colours.
 //
-// Every method's work a decision is bounded in counts, not in time, so answers stay seeded:
+// Every method's work a decision is bounded in counts, so that answers stay seeded:
 // each search on a completion by MaxStates, each pour's searches by MaxDecisionStates, the
 // expectimax by MaxBeliefs (Endgame's by EndgameBeliefs), and the whole call — every pour of
 // the segment, Lookahead's refinement, ISMCTS's tree and Endgame's expectimax together — by
@@ -82,7 +83,10 @@
 // tree its candidate pours). Once that is spent, no new
 // round of completions is scored (a round cut short counts for nothing), Lookahead, ISMCTS
 // and Endgame keep the determinised choice, and the segment plays on by the exact plan of one
-// completion that finishes, up to the pour that reveals something.
+// completion that finishes, up to the pour that reveals something. On a loaded machine the
+// same work takes longer, so a call also stops so once it has run MaxDecisionTime on the
+// clock (DefaultMaxDecisionTime), ISMCTS's tree taking its share of the time left as it
+// does of the work; such an answer says so (Answer.TimeCut) and depends on the machine.
 //
 // Game holds a level with its hidden truth and plays pours under the rules; the simulator in
 // the tests plays generated levels against their truth with each method. Oracle is the

@@ -39,7 +39,9 @@ func (p *planner) endgame(b *Game, cands []solver.Move, scores []score, bi int, 
 	if units <= smallUnits {
 		sub.opts.MaxBeliefs *= 4 // a small level's beliefs are cheap, and worth solving whole
 	}
-	defer func() { p.searches, p.states, p.work, p.beliefs = sub.searches, sub.states, sub.work, sub.beliefs }()
+	defer func() {
+		p.searches, p.states, p.work, p.beliefs, p.timeCut = sub.searches, sub.states, sub.work, sub.beliefs, sub.timeCut
+	}()
 	e := &expectimax{p: &sub, memo: map[string]float64{}, maxStates: p.opts.MaxDecisionStates, capped: true}
 	best, bv := -1, -1.0
 	for _, i := range order {

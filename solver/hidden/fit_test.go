@@ -18,6 +18,7 @@ var (
 
 // calRow is one sampled decision of the benchmark: its features and its game's outcome.
 type calRow struct {
+	method    Method
 	p, hidden float64
 	curtained bool
 	finished  float64
@@ -73,7 +74,7 @@ func readDecisions(t *testing.T, name string) (rows []calRow, groups []string) {
 		if p <= 0 || rec[0] == "small1" || rec[0] == "small2" {
 			continue
 		}
-		r := calRow{p: p, hidden: h, curtained: rec[6] == "true"}
+		r := calRow{method: Method(rec[1]), p: p, hidden: h, curtained: rec[6] == "true"}
 		if rec[7] == "true" {
 			r.finished = 1
 		}
@@ -89,7 +90,7 @@ func TestFitCalibration(t *testing.T) {
 	if *fitFile != "" {
 		rows, _ := readDecisions(t, *fitFile)
 		w := fitCalibration(rows)
-		t.Logf("%d decisions: calBias, calLogit, calHidden, calCurtain = %.3f, %.3f, %.3f, %.3f", len(rows), w[0], w[1], w[2], w[3])
+		t.Logf("%d decisions: calibration{%.3f, %.3f, %.3f, %.3f} (bias, logit, hidden, curtain)", len(rows), w[0], w[1], w[2], w[3])
 		raw, cal := calBrier(rows)
 		t.Logf("Brier on them: uncalibrated %.4f, with the constants in the code %.4f", raw, cal)
 	}
@@ -104,7 +105,7 @@ func TestFitCalibration(t *testing.T) {
 			raw, cal := calBrier(rs)
 			var preds, cals, outs []float64
 			for _, r := range rs {
-				preds, cals, outs = append(preds, r.p), append(cals, calibrated(r.p, r.hidden, r.curtained)), append(outs, r.finished)
+				preds, cals, outs = append(preds, r.p), append(cals, calibrated(r.method, r.p, r.hidden, r.curtained)), append(outs, r.finished)
 			}
 			t.Logf("%s: %d decisions, Brier %.3f -> %.3f\n  before: %s\n  after: %s", g, len(rs), raw, cal, deciles(preds, outs), deciles(cals, outs))
 		}
@@ -117,7 +118,7 @@ func TestFitCalibration(t *testing.T) {
 // calBrier returns the Brier score of rows' chances before and after calibration.
 func calBrier(rows []calRow) (raw, cal float64) {
 	for _, r := range rows {
-		c := calibrated(r.p, r.hidden, r.curtained)
+		c := calibrated(r.method, r.p, r.hidden, r.curtained)
 		raw += (r.p - r.finished) * (r.p - r.finished)
 		cal += (c - r.finished) * (c - r.finished)
 	}

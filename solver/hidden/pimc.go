@@ -284,7 +284,11 @@ func (p *planner) segment(b *Game) (Answer, error) {
 		case Endgame:
 			i, s = p.endgame(b, cands, scores, i, s)
 		case ISMCTS:
-			i, s = p.ismcts(b, cands, scores, i, avoid)
+			if p.endgameApplies(b) {
+				i, s = p.endgame(b, cands, scores, i, s)
+			} else {
+				i, s = p.ismcts(b, cands, scores, i, avoid)
+			}
 		}
 		if p.ctx.Err() != nil {
 			break // scores cut short by the deadline choose nothing

@@ -74,8 +74,16 @@ const (
 	// of it in the exact searches at 7.9 µs a unit (median; 9.8 at the 90th percentile), and
 	// decisions of 108,000 units took 2–5.4 s at load 7–10. A budget of 120,000 with ismctsShare
 	// 0.9 (the first tree's work kept, the segment's later pours cut) bounded the worst at
-	// 121,000 units but finished 51 of levels 0–119 against 58 (session 12; reverted).
+	// 121,000 units but finished 51 of levels 0–119 against 58 (session 12; reverted). On a
+	// fresh machine at load 2–3 (session 16) the same levels' decisions took 0.33 s median
+	// and 0.98 s at worst, the work outside the trees then budgeted apart (ismctsRounds).
 	DefaultISMCTSWork = 150_000
+	// DefaultMaxDecisionTime caps a call's time on the clock (Options.MaxDecisionTime): the
+	// work budget bounds a call, and the machine's load sets how long that work takes, so on
+	// a loaded machine a call of DefaultISMCTSWork took up to 5.4 s (session 12). Past this
+	// the call stops as when its work is spent. At load 1–4 the work budget binds first and
+	// answers stay seeded; past it they depend on the machine.
+	DefaultMaxDecisionTime = 2 * time.Second
 	// searchWork and beliefWork are the work counted for one exact search on a completion (on
 	// top of the states it stores) and for one belief of the expectimax.
 	searchWork = 10
@@ -85,7 +93,7 @@ const (
 	maxSegment = 200
 )
 
-// Options tune Plan. The zero value is the default: Endgame with DefaultSamples completions
+// Options tune Plan. The zero value is the default: ISMCTS with DefaultSamples completions
 // a decision, each search bounded by DefaultMaxStates states (so memory is bounded like the
 // exact solver's), the default pour rule.
 type Options struct {
@@ -93,7 +101,8 @@ type Options struct {
 	Rules  Rules
 	// Samples is the number of completions a decision is scored on (0: DefaultSamples).
 	Samples int
-	// Seed seeds the sampling; the same seed gives the same answer.
+	// Seed seeds the sampling; the same seed gives the same answer (unless MaxDecisionTime
+	// cuts the call short).
 	Seed uint64
 	// MaxStates caps each exact search on a completion (0: DefaultMaxStates).
 	MaxStates int
@@ -109,7 +118,13 @@ type Options struct {
 	// Endgame's expectimax keeps the determinised choice, and the rest of the segment follows
 	// the exact plan of one completion to the next reveal. A count, not a time.
 	MaxDecisionWork int
-	// EndgameHidden and EndgameBeliefs tune Endgame (0: the defaults).
+	// MaxDecisionTime caps the time of one call on the clock (0: DefaultMaxDecisionTime;
+	// negative: no cap): past it the call stops as when its work is spent (MaxDecisionWork),
+	// and ISMCTS's tree takes its share of the time left as it takes its share of the work.
+	// A guard for loaded machines; an answer cut by it is no longer seeded (Answer.TimeCut).
+	MaxDecisionTime time.Duration
+	// EndgameHidden and EndgameBeliefs tune the exact expectimax of Endgame and ISMCTS (0: the
+	// defaults).
 	EndgameHidden, EndgameBeliefs int
 	// order selects the tie-breaks of the pour choice (see score.safer); 0 is the
 	// determinised search's own.
@@ -126,7 +141,7 @@ const buryOrder = 1
 
 func (o Options) withDefaults() Options {
 	if o.Method == "" {
-		o.Method = Endgame
+		o.Method = ISMCTS
 	}
 	if o.Samples <= 0 {
 		o.Samples = DefaultSamples
@@ -145,6 +160,9 @@ func (o Options) withDefaults() Options {
 		if o.Method == ISMCTS {
 			o.MaxDecisionWork = DefaultISMCTSWork
 		}
+	}
+	if o.MaxDecisionTime == 0 {
+		o.MaxDecisionTime = DefaultMaxDecisionTime
 	}
 	if o.EndgameHidden <= 0 {
 		o.EndgameHidden = DefaultEndgameHidden
@@ -181,6 +199,9 @@ type Answer struct {
 	// Searches counts the exact searches run on completions; Elapsed is the time taken.
 	Searches int
 	Elapsed  time.Duration
+	// TimeCut says the call ran past Options.MaxDecisionTime and stopped early: the answer
+	// depends on the machine's speed, not on the seed alone.
+	TimeCut bool
 	// peakStates is the most states one decision's searches on completions stored; work and
 	// beliefs are the planner's counts (see planner.work).
 	peakStates, work, beliefs int
@@ -217,6 +238,9 @@ func Plan(ctx context.Context, l *solver.Level, opts Options) (Answer, error) {
 		opts.order = buryOrder
 	}
 	p := &planner{ctx: ctx, opts: opts, rng: rand.New(rand.NewPCG(opts.Seed, 0x41dd3)), cache: map[string]int{}}
+	if opts.MaxDecisionTime > 0 {
+		p.deadline = start.Add(opts.MaxDecisionTime)
+	}
 	var a Answer
 	if opts.Method == Exact {
 		a, err = p.exactSegment(b)
@@ -226,12 +250,12 @@ func Plan(ctx context.Context, l *solver.Level, opts Options) (Answer, error) {
 	if err != nil {
 		return Answer{}, err
 	}
-	a.Method, a.Searches, a.Elapsed = opts.Method, p.searches, time.Since(start)
+	a.Method, a.Searches, a.Elapsed, a.TimeCut = opts.Method, p.searches, time.Since(start), p.timeCut
 	a.peakStates, a.work, a.beliefs = max(p.peak, p.states), p.work, p.beliefs
 	a.rawP = a.PSuccess
 	a.hiddenShare, a.curtained = hiddenShare(b)
 	if a.PSamples > 0 && a.PSuccess > 0 && b.units() > smallUnits {
-		a.PSuccess = calibrated(a.PSuccess, a.hiddenShare, a.curtained)
+		a.PSuccess = calibrated(opts.Method, a.PSuccess, a.hiddenShare, a.curtained)
 	}
 	return a, nil
 }
@@ -265,14 +289,36 @@ type planner struct {
 	// work counts the call's work: searchWork a search on a completion plus the states it
 	// stored, beliefWork a belief of the expectimax; beliefs counts those beliefs.
 	work, beliefs int
+	// treeWork is the part of work done in ISMCTS's trees, which their own limit bounds (see
+	// planner.ismcts) and spent leaves out.
+	treeWork int
 	// cutFirst lets the call's budget cut even the first round of scores (see best): set
 	// while Lookahead refines, whose scores are dropped when the budget runs out.
 	cutFirst bool
+	// deadline is when the call's time runs out (Options.MaxDecisionTime; zero: never), and
+	// timeCut records that it did.
+	deadline time.Time
+	timeCut  bool
 }
 
-// spent reports whether the call's work has reached its budget (Options.MaxDecisionWork).
+// spent reports whether the call's work outside ISMCTS's trees has reached its budget
+// (Options.MaxDecisionWork; for ISMCTS, ismctsRounds of it) or its time its cap
+// (Options.MaxDecisionTime).
 func (p *planner) spent() bool {
-	return p.work >= p.opts.MaxDecisionWork
+	budget := p.opts.MaxDecisionWork
+	if p.opts.Method == ISMCTS {
+		budget = int(ismctsRounds * float64(budget))
+	}
+	return p.work-p.treeWork >= budget || p.late(p.deadline)
+}
+
+// late reports whether deadline (zero: none) has passed, recording it as the call's time cut.
+func (p *planner) late(deadline time.Time) bool {
+	if deadline.IsZero() || time.Now().Before(deadline) {
+		return false
+	}
+	p.timeCut = true
+	return true
 }
 
 // answer assembles a partial answer from the segment played on belief b (already advanced).

@@ -43,7 +43,9 @@ type Decision struct {
 	// Searches, Work and Pours are the answer's exact searches on completions, its work (see
 	// Options.MaxDecisionWork) and its pours.
 	Searches, Work, Pours int
-	beliefs               int
+	// TimeCut is the answer's: the decision ran out of time (Options.MaxDecisionTime).
+	TimeCut bool
+	beliefs int
 	// rawP, hiddenShare and curtained are the answer's (see calibrated).
 	rawP        float64
 	hiddenShare float64
@@ -75,7 +77,7 @@ func Play(ctx context.Context, g *Game, opts Options, maxPours int) (Result, err
 			return res, err
 		}
 		res.Decisions = append(res.Decisions, Decision{PSuccess: a.PSuccess, Status: a.Status, Elapsed: a.Elapsed, States: a.peakStates,
-			Searches: a.Searches, Work: a.work, Pours: len(a.Moves), beliefs: a.beliefs, rawP: a.rawP, hiddenShare: a.hiddenShare, curtained: a.curtained})
+			Searches: a.Searches, Work: a.work, Pours: len(a.Moves), TimeCut: a.TimeCut, beliefs: a.beliefs, rawP: a.rawP, hiddenShare: a.hiddenShare, curtained: a.curtained})
 		if len(a.Moves) == 0 {
 			break
 		}
