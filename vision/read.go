@@ -928,6 +928,9 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 			}
 		}
 	}
+	if short, long := unevenRows(u.layout.allRows()); short > 0 {
+		r.doubt(brokenConfidence, "a row holds %d tubes and another %d: games fill their rows alike, so tubes of the short row were missed", short, long)
+	}
 	if n := f.emptyBeyondEnds(u.layout.rows, cols); n > 0 {
 		r.doubt(brokenConfidence, "%d places at a row's end look like the empty tubes: a tube was missed", n)
 	}
@@ -1614,3 +1617,27 @@ func tubeList(is []int) string {
 	}
 	return strings.Join(names, ", ")
 }
+
+// unevenRows reports the tubes of the shortest and the longest row when the rows differ more
+// than games lay them out: a short row holds fewer than half the long row's tubes, and at
+// least unevenRowGap fewer. Games split their tubes over rows alike (5 and 4, 7 and 7, 4, 4
+// and 3), so a row far shorter than another is a row whose tubes were mostly missed (a
+// staggered row off the other's pitch, tubes drawn unlike the others). It returns 0, 0 when
+// the rows are even enough.
+func unevenRows(rows [][]image.Rectangle) (short, long int) {
+	if len(rows) < 2 {
+		return 0, 0
+	}
+	short, long = len(rows[0]), len(rows[0])
+	for _, r := range rows[1:] {
+		short, long = min(short, len(r)), max(long, len(r))
+	}
+	if 2*short >= long || long-short < unevenRowGap {
+		return 0, 0
+	}
+	return short, long
+}
+
+// unevenRowGap is the fewest tubes by which a short row must fall behind the longest for
+// unevenRows: rows of 3 and 1, or 4 and 2, are still laid out by some games.
+const unevenRowGap = 3

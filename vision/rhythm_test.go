@@ -114,3 +114,27 @@ func TestOnBeat(t *testing.T) {
 		}
 	}
 }
+
+func TestUnevenRows(t *testing.T) {
+	row := func(n int) []image.Rectangle { return make([]image.Rectangle, n) }
+	for _, tc := range []struct {
+		name  string
+		rows  [][]image.Rectangle
+		short int
+	}{
+		{"one row", [][]image.Rectangle{row(7)}, 0},
+		{"rows of 5 and 4", [][]image.Rectangle{row(5), row(4)}, 0},
+		{"rows of 4, 4 and 3", [][]image.Rectangle{row(4), row(4), row(3)}, 0},
+		{"rows of 3 and 1: too few to tell", [][]image.Rectangle{row(3), row(1)}, 0},
+		{"rows of 6 and 3: half", [][]image.Rectangle{row(6), row(3)}, 0},
+		{"rows of 6 and 1", [][]image.Rectangle{row(6), row(1)}, 1},
+		{"rows of 2 and 7, the short one first", [][]image.Rectangle{row(2), row(7)}, 2},
+		{"rows of 7, 7 and 2", [][]image.Rectangle{row(7), row(7), row(2)}, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if short, _ := unevenRows(tc.rows); short != tc.short {
+				t.Errorf("got short row %d, want %d", short, tc.short)
+			}
+		})
+	}
+}
