@@ -808,3 +808,96 @@ func raise(c *column) {
 
 // paleMatchDE is how close (CIEDE2000) a pale top must look to a liquid seen elsewhere.
 const paleMatchDE = 7
+
+// extendCutBottoms reads again, in boxes extended by cutBottom, the columns whose boxes the
+// edges closed short, when every column holding liquid reaches its box's bottom edge and
+// goes on below it alike: a box cut short above the tube's foot cuts every tube alike (the
+// tubes are drawn alike), where a button or a banner over some tubes cuts only those.
+func (f *frame) extendCutBottoms(cols []column, rooms [][2]int) {
+	filled := 0
+	for _, c := range cols {
+		if c.empty() || c.curtain {
+			continue
+		}
+		if c.bottom < c.box.Max.Y-1 {
+			return
+		}
+		filled++
+	}
+	if filled < 2 {
+		return
+	}
+	next := slices.Clone(cols)
+	for i, c := range cols {
+		if c.empty() || c.curtain {
+			continue
+		}
+		e, ok := f.cutBottom(c)
+		if !ok {
+			return // this tube's run ends at its box: the boxes are not cut alike
+		}
+		// The foot cut off holds more of the bottom run, nothing else: read so, the column
+		// keeps its top and its colour changes.
+		n := f.readColumn(e, rooms[i])
+		if n.top != c.top || !slices.Equal(n.bounds, c.bounds) {
+			return
+		}
+		next[i] = n
+	}
+	copy(cols, next)
+}
+
+// cutBottom extends the box of column c down when its liquid reaches the box's bottom edge
+// and goes on below it: a box whose outline the edges closed short (a textured hidden run, a
+// holder against the tube's foot) cuts the bottom units off, alike in every tube, and the
+// counts cannot tell when no glyph counts the hidden units. Below the box, bands of the
+// box's middle cutBand of its width are compared with the band just above its bottom; the
+// box extends while they stay within cutDE of it and the same bands just outside the box's
+// sides do not (a stand or shelf of the liquid's colour runs wider than the tube). It
+// reports the extended box, and whether it moved by half a band or more, to where the run
+// ends, at most cutMax of the box's height lower.
+func (f *frame) cutBottom(c column) (image.Rectangle, bool) {
+	b := c.box
+	if c.empty() || c.curtain || c.bottom < b.Max.Y-1 {
+		return b, false
+	}
+	w := b.Dx()
+	band := max(2, w/4)
+	step := max(2, w/12)
+	inset := int(float64(w) * (1 - cutBand) / 2)
+	x0, x1 := b.Min.X+inset, b.Max.X-inset
+	if x1-x0 < 2 || b.Max.Y-band < b.Min.Y {
+		return b, false
+	}
+	ref := f.cellMean(image.Rect(x0, b.Max.Y-band, x1, b.Max.Y))
+	side := max(2, w/6)
+	y, ended := b.Max.Y, false
+	for y+step <= f.h && y-b.Max.Y < int(cutMax*float64(b.Dy())) {
+		if labDist(f.cellMean(image.Rect(x0, y, x1, y+step)), ref) > cutDE {
+			ended = true
+			break
+		}
+		left, right := image.Rect(b.Min.X-side, y, b.Min.X, y+step), image.Rect(b.Max.X, y, b.Max.X+side, y+step)
+		if left.Min.X < 0 || right.Max.X > f.w || labDist(f.cellMean(left), ref) <= cutDE || labDist(f.cellMean(right), ref) <= cutDE {
+			ended = true
+			break
+		}
+		y += step
+	}
+	// A run still going at the limit is no foot cut off: the box may be a piece of a tube
+	// (a line across its liquid closed the edges), which other boxes explain better.
+	if !ended || 2*(y-b.Max.Y) < band {
+		return b, false
+	}
+	b.Max.Y = y
+	return b, true
+}
+
+// cutBand is the share of a box's width cutBottom compares, cutDE how far (CIELAB, Euclidean)
+// a band below may stand from the liquid above the box's bottom, and cutMax the most it
+// extends a box, a share of its height.
+const (
+	cutBand = 0.6
+	cutDE   = 8
+	cutMax  = 0.5
+)

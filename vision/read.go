@@ -605,6 +605,7 @@ func (f *frame) readLayout(l *tubeLayout, r *Reading, out *[]column) error {
 		}
 		cols[i] = f.readColumn(b, rooms[i])
 	}
+	f.extendCutBottoms(cols, rooms)
 	f.dropGlassTops(cols, rooms)
 	*out = cols
 	if !slices.ContainsFunc(cols, func(c column) bool { return !c.empty() }) {
