@@ -95,36 +95,54 @@ func longSegment(t *testing.T) (*solver.Level, Answer) {
 	return l, long
 }
 
-// TestDecisionWorkBoundsTheSegment checks that a call's work budget holds over a whole segment:
-// with no budget to speak of, a long segment is scored one round on its first pour and then
-// follows one completion's plan to the reveal, for one search more.
-func TestDecisionWorkBoundsTheSegment(t *testing.T) {
+// TestBudgetsCutTheSegment checks that a call's budgets hold over a whole segment: with no
+// work (or no time on the clock) to speak of, a long segment is scored one round on its first
+// pour and then follows one completion's plan to the reveal, for one search more; an answer
+// cut by the time cap says so, and one with no cap is not cut.
+func TestBudgetsCutTheSegment(t *testing.T) {
 	l, long := longSegment(t)
 	b, err := Belief(l, Rules{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	first := len(candidates(b, map[string]bool{b.Key(): true}))
-	for _, m := range []Method{Determinised, Lookahead, Endgame, ISMCTS} {
-		t.Run(string(m), func(t *testing.T) {
-			a, err := Plan(t.Context(), l, Options{Method: m, Seed: 1, MaxDecisionWork: 1})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if a.Status != solver.StatusPartial || a.Reveal == nil || a.Reveal.Move != len(a.Moves)-1 {
-				t.Fatalf("got %s with reveal %+v after %d pours, want a partial plan ending at its reveal", a.Status, a.Reveal, len(a.Moves))
-			}
-			g := b.Clone()
-			for i, mv := range a.Moves {
-				if _, _, err := g.Pour(mv.From, mv.To); err != nil {
-					t.Fatalf("pour %d: %v", i, err)
+	for _, budget := range []struct {
+		name string
+		opts Options
+	}{
+		{"work", Options{MaxDecisionWork: 1}},
+		{"time", Options{MaxDecisionTime: time.Nanosecond}},
+	} {
+		for _, m := range []Method{Determinised, Lookahead, Endgame, ISMCTS} {
+			t.Run(budget.name+"/"+string(m), func(t *testing.T) {
+				opts := budget.opts
+				opts.Method, opts.Seed = m, 1
+				a, err := Plan(t.Context(), l, opts)
+				if err != nil {
+					t.Fatal(err)
 				}
-			}
-			if a.Searches > first+1 {
-				t.Errorf("%d searches, want at most %d (one round on the first pour's %d candidates, one plan)", a.Searches, first+1, first)
-			}
-			t.Logf("%d pours, %d searches; %d pours, %d searches without the budget (pimc)", len(a.Moves), a.Searches, len(long.Moves), long.Searches)
-		})
+				if a.Status != solver.StatusPartial || a.Reveal == nil || a.Reveal.Move != len(a.Moves)-1 {
+					t.Fatalf("got %s with reveal %+v after %d pours, want a partial plan ending at its reveal", a.Status, a.Reveal, len(a.Moves))
+				}
+				if cut := opts.MaxDecisionTime > 0; a.TimeCut != cut {
+					t.Errorf("cut by the time cap %v, want %v", a.TimeCut, cut)
+				}
+				if _, err := solver.Replay(l, a.Moves); err != nil {
+					t.Fatal(err)
+				}
+				if a.Searches > first+1 {
+					t.Errorf("%d searches, want at most %d (one round on the first pour's %d candidates, one plan)", a.Searches, first+1, first)
+				}
+				t.Logf("%d pours, %d searches; %d pours, %d searches without the budget (pimc)", len(a.Moves), a.Searches, len(long.Moves), long.Searches)
+			})
+		}
+	}
+	free, err := Plan(t.Context(), l, Options{Method: ISMCTS, Seed: 1, MaxDecisionTime: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if free.TimeCut || free.Searches <= first+1 {
+		t.Errorf("ismcts with no cap: cut %v after %d searches, want uncut and more than %d", free.TimeCut, free.Searches, first+1)
 	}
 }
 
@@ -156,41 +174,5 @@ func TestDecisionWorkOverrunsByASearch(t *testing.T) {
 				}
 			}
 		}
-	}
-}
-
-// TestDecisionTimeBoundsTheCall checks that the time cap stops a call as the work budget does:
-// with no time to speak of, the first round of the first pour, then one completion's plan to
-// the reveal, and the answer says it was cut; with no cap it is not.
-func TestDecisionTimeBoundsTheCall(t *testing.T) {
-	l, _ := longSegment(t)
-	b, err := Belief(l, Rules{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	first := len(candidates(b, map[string]bool{b.Key(): true}))
-	for _, m := range []Method{Determinised, Lookahead, Endgame, ISMCTS} {
-		t.Run(string(m), func(t *testing.T) {
-			a, err := Plan(t.Context(), l, Options{Method: m, Seed: 1, MaxDecisionTime: time.Nanosecond})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if a.Status != solver.StatusPartial || a.Reveal == nil || a.Reveal.Move != len(a.Moves)-1 || !a.TimeCut {
-				t.Fatalf("got %s with reveal %+v after %d pours, cut %v; want a partial plan ending at its reveal, cut by the time cap", a.Status, a.Reveal, len(a.Moves), a.TimeCut)
-			}
-			if _, err := solver.Replay(l, a.Moves); err != nil {
-				t.Fatal(err)
-			}
-			if a.Searches > first+1 {
-				t.Errorf("%d searches, want at most %d (one round on the first pour's %d candidates, one plan)", a.Searches, first+1, first)
-			}
-			free, err := Plan(t.Context(), l, Options{Method: m, Seed: 1, MaxDecisionTime: -1})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if free.TimeCut || free.Searches <= a.Searches {
-				t.Errorf("without a cap: cut %v after %d searches, want uncut and more than %d", free.TimeCut, free.Searches, a.Searches)
-			}
-		})
 	}
 }
