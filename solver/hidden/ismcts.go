@@ -155,15 +155,14 @@ func (p *planner) ismcts(b *Game, cands []solver.Move, scores []score, bi int, a
 		until = time.Now().Add(time.Duration(ismctsShare * float64(time.Until(p.deadline))))
 	}
 	before := p.work
+	defer func() { p.treeWork += p.work - before }()
 	for it := 0; it < ismctsIterations && p.work < limit && !p.late(until) && p.ctx.Err() == nil; it++ {
 		g, err := b.Sample(p.rng)
 		if err != nil {
-			p.treeWork += p.work - before
 			return bi, scores[bi]
 		}
 		p.iterate(root, g)
 	}
-	p.treeWork += p.work - before
 	best := 0
 	for i := range root.moves {
 		if root.n[i] > root.n[best] || root.n[i] == root.n[best] && root.w[i] > root.w[best] {
