@@ -938,6 +938,9 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 	if i, why := hiddenOutOfPlace(tubes); i >= 0 {
 		r.doubt(brokenConfidence, "tube %d: %s", i+1, why)
 	}
+	if i := completeAtStart(tubes, capacity); i >= 0 {
+		r.doubt(brokenConfidence, "tube %d is full of one colour on a mystery board no pour has touched (every other tube full, its top unit alone in view): a cover or a decoration read as liquid", i+1)
+	}
 	if n := hiddenUnits(level); n > 0 && !level.HasCurtains() && completeColors(level) == visibleColors(level) {
 		// Every colour in view is complete, so the hidden units are colours of their own, none
 		// of whose units shows: a level hides part of each colour, so the "hidden units" are
@@ -1460,6 +1463,36 @@ func hiddenOutOfPlace(tubes [][]string) (int, string) {
 	}
 	return -1, ""
 }
+
+// completeAtStart returns a tube full of one colour in view, on a board where every other
+// tube holding anything is full with its top unit alone in view, or -1. Such a board is a
+// mystery level's deal, untouched: each pour into a tube comes from another, which then
+// shows more or holds less, and games deal no tube complete. So the complete tube is no
+// liquid (a curtain's cloth, a lid) when at least minAtStart tubes show the untouched deal.
+func completeAtStart(tubes [][]string, capacity int) int {
+	complete, untouched := -1, 0
+	for i, t := range tubes {
+		switch {
+		case len(t) == 0:
+		case len(t) == capacity && !slices.Contains(t, "?") && !slices.ContainsFunc(t, func(c string) bool { return c != t[0] }):
+			if complete >= 0 {
+				return -1
+			}
+			complete = i
+		case len(t) == capacity && t[len(t)-1] != "?" && countFunc(t, func(c string) bool { return c == "?" }) == capacity-1:
+			untouched++
+		default:
+			return -1
+		}
+	}
+	if untouched < minAtStart {
+		return -1
+	}
+	return complete
+}
+
+// minAtStart is the fewest untouched mystery tubes completeAtStart needs to call a board a deal.
+const minAtStart = 3
 
 // coveredShortfall is, for a level with curtains, the units its colours lack (each colour has
 // capacity units in all) and the most that hidden units and the covered tubes can hold.

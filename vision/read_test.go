@@ -215,3 +215,27 @@ func TestReadRefusesScanBomb(t *testing.T) {
 		t.Fatalf("got %v, want unreadable_image naming the scans", err)
 	}
 }
+
+func TestCompleteAtStart(t *testing.T) {
+	m := func(top string) []string { return []string{"?", "?", "?", top} }
+	full := []string{"n", "n", "n", "n"}
+	for _, tc := range []struct {
+		name  string
+		tubes [][]string
+		want  int
+	}{
+		{"a full tube beside an untouched deal", [][]string{m("r"), full, m("g"), m("b"), {}, {}}, 1},
+		{"no full tube", [][]string{m("r"), m("g"), m("b"), {}}, -1},
+		{"a tube poured from: it shows two units", [][]string{m("r"), full, m("g"), {"?", "?", "b", "b"}, {}}, -1},
+		{"a tube poured from: it holds fewer", [][]string{m("r"), full, m("g"), m("b"), {"?", "y"}}, -1},
+		{"too few tubes to call it a deal", [][]string{m("r"), full, m("g"), {}}, -1},
+		{"two full tubes", [][]string{m("r"), full, full, m("g"), m("b")}, -1},
+		{"a full tube of two colours", [][]string{m("r"), {"n", "n", "n", "o"}, m("g"), m("b")}, -1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := completeAtStart(tc.tubes, 4); got != tc.want {
+				t.Errorf("got %d, want %d", got, tc.want)
+			}
+		})
+	}
+}

@@ -87,6 +87,7 @@ func TestOnceSilentlyWrong(t *testing.T) {
 		{83000544, false, "a mystery board beside a curtain read as tubes of 6 for 5: with hidden units told by no glyph and a curtain, nothing counts the units, and the headroom raised the tubes' height by one (refused: such readings are no longer refused for the two doubts alone)"},
 		{83000341, true, "a mystery board of grey boxes with \"?\" beside a curtain, refused for its two doubts together: hidden units told by no glyph, and a curtain the counts cannot check"},
 		{85000535, true, "a mystery board of hatched boxes read as tubes of 3 for 4: every tube's box, closed by the edges a unit above its foot over a holder, cut the lowest hidden unit off (cutBottom)"},
+		{85000262, false, "a mystery board's curtain of striped cloth, its lantern too small to find, read as a tube full of one liquid beside tubes each showing only its top (refused by completeAtStart: an untouched deal holds no complete tube)"},
 		{85000484, false, "a staggered mystery board of discs with \"?\" read as its first row and one tube of the second: the discs' glare-lit boxes matched no cell outside the tubes (refused by unevenRows)"},
 	} {
 		scene, err := render.Random(tc.seed)
