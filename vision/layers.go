@@ -814,53 +814,48 @@ const paleMatchDE = 7
 // goes on below it alike: a box cut short above the tube's foot cuts every tube alike (the
 // tubes are drawn alike), where a button or a banner over some tubes cuts only those.
 func (f *frame) extendCutBottoms(cols []column, rooms [][2]int) {
-	filled := 0
-	for _, c := range cols {
-		if c.empty() || c.curtain {
-			continue
-		}
-		if c.bottom < c.box.Max.Y-1 {
-			return
-		}
-		filled++
-	}
-	if filled < 2 {
-		return
-	}
-	next := slices.Clone(cols)
+	var liquid []int
 	for i, c := range cols {
 		if c.empty() || c.curtain {
 			continue
 		}
-		e, ok := f.cutBottom(c)
+		if c.bottom < c.box.Max.Y-1 {
+			return // this tube's liquid ends above its box's bottom: its box was not cut
+		}
+		liquid = append(liquid, i)
+	}
+	if len(liquid) < 2 {
+		return
+	}
+	next := make([]column, len(liquid))
+	for k, i := range liquid {
+		e, ok := f.cutBottom(cols[i].box)
 		if !ok {
 			return // this tube's run ends at its box: the boxes are not cut alike
 		}
 		// The foot cut off holds more of the bottom run, nothing else: read so, the column
 		// keeps its top and its colour changes.
 		n := f.readColumn(e, rooms[i])
-		if n.top != c.top || !slices.Equal(n.bounds, c.bounds) {
+		if n.top != cols[i].top || !slices.Equal(n.bounds, cols[i].bounds) {
 			return
 		}
-		next[i] = n
+		next[k] = n
 	}
-	copy(cols, next)
+	for k, i := range liquid {
+		cols[i] = next[k]
+	}
 }
 
-// cutBottom extends the box of column c down when its liquid reaches the box's bottom edge
-// and goes on below it: a box whose outline the edges closed short (a textured hidden run, a
-// holder against the tube's foot) cuts the bottom units off, alike in every tube, and the
+// cutBottom extends box b down, where the liquid in it reaches its bottom edge, when the
+// liquid goes on below it: a box whose outline the edges closed short (a textured hidden run,
+// a holder against the tube's foot) cuts the bottom units off, alike in every tube, and the
 // counts cannot tell when no glyph counts the hidden units. Below the box, bands of the
 // box's middle cutBand of its width are compared with the band just above its bottom; the
 // box extends while they stay within cutDE of it and the same bands just outside the box's
 // sides do not (a stand or shelf of the liquid's colour runs wider than the tube). It
 // reports the extended box, and whether it moved by half a band or more, to where the run
 // ends, at most cutMax of the box's height lower.
-func (f *frame) cutBottom(c column) (image.Rectangle, bool) {
-	b := c.box
-	if c.empty() || c.curtain || c.bottom < b.Max.Y-1 {
-		return b, false
-	}
+func (f *frame) cutBottom(b image.Rectangle) (image.Rectangle, bool) {
 	w := b.Dx()
 	band := max(2, w/4)
 	step := max(2, w/12)

@@ -1474,7 +1474,7 @@ func completeAtStart(tubes [][]string, capacity int) int {
 	for i, t := range tubes {
 		switch {
 		case len(t) == 0:
-		case len(t) == capacity && !slices.Contains(t, "?") && !slices.ContainsFunc(t, func(c string) bool { return c != t[0] }):
+		case len(t) == capacity && t[0] != "?" && !slices.ContainsFunc(t, func(c string) bool { return c != t[0] }):
 			if complete >= 0 {
 				return -1
 			}
