@@ -192,6 +192,38 @@ func assign(cost [][]float64) []int {
 // nor is a look on exactly the bottom unit of every tube that holds liquid (the glass of the
 // tubes' bottoms).
 func hiddenLooks(samples []unitSample, counts []int, capacity int) [][]unitSample {
+	colors := make([]lab, len(samples))
+	for i, s := range samples {
+		colors[i] = s.color
+	}
+	return proposeHidden(samples, colors, nil, counts, capacity)
+}
+
+// markedLooks proposes, as hiddenLooks does, readings in which one look of marked units (see
+// markedColors) is the hidden units', the units grouped by the midpoint of their two tones:
+// a disc round a glyph, drawn alike on every hidden unit. Proposals hiddenLooks makes too
+// are left out.
+func (f *frame) markedLooks(samples []unitSample, counts []int, capacity int, made [][]unitSample) [][]unitSample {
+	colors, marked := f.markedColors(samples)
+	if !slices.Contains(marked, true) {
+		return nil
+	}
+	var out [][]unitSample
+	for _, p := range proposeHidden(samples, colors, marked, counts, capacity) {
+		if slices.ContainsFunc(made, func(m []unitSample) bool { return slices.Equal(m, p) }) {
+			continue
+		}
+		for i := range p {
+			p[i].marked = p[i].hidden
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// proposeHidden makes hiddenLooks' proposals from the samples' colors; with marked, only
+// groups of marked units are proposed.
+func proposeHidden(samples []unitSample, colors []lab, marked []bool, counts []int, capacity int) [][]unitSample {
 	// Where each sample stands: its tube, and whether it is its tube's top; the bottom
 	// sample of every tube with liquid.
 	top := map[int]bool{}
@@ -205,10 +237,6 @@ func hiddenLooks(samples []unitSample, counts []int, capacity int) [][]unitSampl
 		for range n {
 			tubeOf = append(tubeOf, t)
 		}
-	}
-	colors := make([]lab, len(samples))
-	for i, s := range samples {
-		colors[i] = s.color
 	}
 	labels := clusterUnits(colors, len(colors), 0, looseDE)
 	var groups [][]int // by label, so that proposals of one size keep a fixed order
@@ -227,8 +255,12 @@ func hiddenLooks(samples []unitSample, counts []int, capacity int) [][]unitSampl
 	}
 	// Hidden boxes are drawn alike: every one within hiddenTightDE of their mean. A group
 	// looser than that holds a colour besides, or is one.
+	tol := float64(hiddenTightDE)
+	if marked != nil {
+		tol = markTightDE
+	}
 	tight := func(m []int, c lab) bool {
-		return !slices.ContainsFunc(m, func(i int) bool { return deltaE(colors[i], c) > hiddenTightDE })
+		return !slices.ContainsFunc(m, func(i int) bool { return deltaE(colors[i], c) > tol })
 	}
 	// Hidden units sit where the games leave them, at the bottom of their tubes under no
 	// visible unit (a pour adds only units in view, on top). A colour has capacity units at
@@ -264,6 +296,9 @@ func hiddenLooks(samples []unitSample, counts []int, capacity int) [][]unitSampl
 		if len(m) < 2 || slices.ContainsFunc(m, func(i int) bool { return top[i] }) {
 			continue
 		}
+		if marked != nil && slices.ContainsFunc(m, func(i int) bool { return !marked[i] }) {
+			continue
+		}
 		look := mean(m)
 		if !tight(m, look) || oneTube(m) || bottoms(m) {
 			continue
@@ -297,6 +332,7 @@ func hiddenLooks(samples []unitSample, counts []int, capacity int) [][]unitSampl
 // the hidden units only below chroma hiddenLookChroma.
 const (
 	hiddenTightDE    = 6
+	markTightDE      = 12
 	maxHiddenLooks   = 4
 	hiddenLookChroma = 15
 )

@@ -45,7 +45,12 @@ const (
 // (the hidden units' median colour: a box under a "?" glyph or in a disc shows its fill around
 // it), at least boxWidth and at most maxBoxWidth of the median tube's width wide, boxHeight of
 // a unit tall and filled to boxFill.
-func (f *frame) hiddenLookOutside(look, fill lab, cols []column, unit float64) int {
+//
+// Hidden units whose patches are marked (a disc round a glyph, see marks) come with two fills,
+// their tones, shown in parts that vary from cell to cell: a cell matches when cellShare of
+// its pixels are near either, and their discs may leave regions one above another that only
+// stackedHalves joins.
+func (f *frame) hiddenLookOutside(look lab, fills []lab, cols []column, unit float64) int {
 	s := max(2, int(math.Round(unit/lookCells)))
 	gw, gh := f.w/s, f.h/s
 	if gw == 0 || gh == 0 {
@@ -76,7 +81,10 @@ func (f *frame) hiddenLookOutside(look, fill lab, cols []column, unit float64) i
 	}
 	bg := lab{L: median(ls), A: median(as), B: median(bs)}
 	meanTol := min(lookDist, labDist(look, bg)/2)
-	pixelTol := min(pixelDist, labDist(fill, bg)/2)
+	tols := make([]float64, len(fills))
+	for i, c := range fills {
+		tols[i] = min(pixelDist, labDist(c, bg)/2)
+	}
 	mask := make([]bool, gw*gh)
 	for gy := range gh {
 		for gx := range gw {
@@ -84,7 +92,7 @@ func (f *frame) hiddenLookOutside(look, fill lab, cols []column, unit float64) i
 			if overlapsAny(cell, boxes) {
 				continue
 			}
-			if labDist(means[gy*gw+gx], look) < meanTol || f.cellMatch(cell, fill, pixelTol) >= cellShare {
+			if labDist(means[gy*gw+gx], look) < meanTol || f.cellMatch(cell, fills, tols) >= cellShare {
 				mask[gy*gw+gx] = true
 			}
 		}
@@ -138,6 +146,9 @@ func (f *frame) hiddenLookOutside(look, fill lab, cols []column, unit float64) i
 		}
 	}
 	parts = append(parts, pairHalves(halves, width)...)
+	if len(fills) > 1 {
+		parts = append(parts, stackedHalves(halves, width, unit)...)
+	}
 	// In a tube read empty a region counts only from belowTop under its top: hidden units lie
 	// under a top unit of their own colour, where glass that looks like them fills the tube.
 	parts = slices.DeleteFunc(parts, func(p image.Rectangle) bool {
@@ -190,6 +201,48 @@ func pairHalves(halves []image.Rectangle, width int) []image.Rectangle {
 	return out
 }
 
+// stackedHalves joins regions one above another into boxes: marks drawn apart (discs) in a
+// tube narrower than the others' boxes leave regions narrower than boxWidth of a tube, one
+// per unit. Regions whose centres stand within stackOffBeat of a tube's width of the first
+// one's, each at most stackGap of a unit below the last, make a box when they span
+// stackSpan units or more and stackWidth of a tube's width (narrower columns are the
+// outlines and shadows between tubes found).
+func stackedHalves(halves []image.Rectangle, width int, unit float64) []image.Rectangle {
+	hs := slices.Clone(halves)
+	slices.SortFunc(hs, func(a, b image.Rectangle) int { return a.Min.Y - b.Min.Y })
+	used := make([]bool, len(hs))
+	var out []image.Rectangle
+	for i, a := range hs {
+		if used[i] {
+			continue
+		}
+		u, n := a, 1
+		for j := i + 1; j < len(hs); j++ {
+			b := hs[j]
+			if used[j] || math.Abs(centreX(a)-centreX(b)) >= stackOffBeat*float64(width) {
+				continue
+			}
+			if float64(b.Min.Y-u.Max.Y) > stackGap*unit {
+				break
+			}
+			u, n = u.Union(b), n+1
+			used[j] = true
+		}
+		if n >= 2 && float64(u.Dy()) >= stackSpan*unit && float64(u.Dx()) >= stackWidth*float64(width) {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// stackGap is the widest gap, in units, between regions stackedHalves joins; stackSpan and
+// stackWidth the least height, in units, and width, in tubes' widths, of a box it makes.
+const (
+	stackGap   = 0.5
+	stackSpan  = 2
+	stackWidth = 0.35
+)
+
 // A region from halfWidth of a tube's width may be half a hidden box (pairHalves).
 const (
 	halfWidth   = 0.2
@@ -234,14 +287,18 @@ func labDist(x, y lab) float64 {
 	return math.Sqrt((x.L-y.L)*(x.L-y.L) + (x.A-y.A)*(x.A-y.A) + (x.B-y.B)*(x.B-y.B))
 }
 
-// cellMatch is the share of the frame's pixels in r within tol of c.
-func (f *frame) cellMatch(r image.Rectangle, c lab, tol float64) float64 {
+// cellMatch is the share of the frame's pixels in r within tols[i] of some cs[i].
+func (f *frame) cellMatch(r image.Rectangle, cs []lab, tols []float64) float64 {
 	r = f.clip(r)
 	n, in := 0, 0
 	for y := r.Min.Y; y < r.Max.Y; y++ {
 		for x := r.Min.X; x < r.Max.X; x++ {
-			if labDist(f.at(x, y), c) < tol {
-				in++
+			p := f.at(x, y)
+			for i, c := range cs {
+				if labDist(p, c) < tols[i] {
+					in++
+					break
+				}
 			}
 			n++
 		}
@@ -271,10 +328,11 @@ func (f *frame) cellMean(r image.Rectangle) lab {
 // cell by cell as hiddenLookOutside takes the frame's, and the colour of the box under the
 // glyph (fill): the patches' median colour or, when the median of their darker half, pixel
 // by pixel, lies pixelDist or more from it, that. (The median mixes the box with a glyph as
-// large as a disc round a "?", and then matches nothing drawn.) It reports false when no unit
-// is hidden.
-func (f *frame) hiddenLook(cols []column, counts []int, samples []unitSample, unit float64) (look, fill lab, ok bool) {
-	var means, colors []lab
+// large as a disc round a "?", and then matches nothing drawn.) When most hidden patches are
+// marked (see marks), the fills are two: the medians of their darker and lighter tones. It
+// reports false when no unit is hidden.
+func (f *frame) hiddenLook(cols []column, counts []int, samples []unitSample, unit float64) (look lab, fills []lab, ok bool) {
+	var means, colors, darks, lights []lab
 	var ls, as, bs []float64
 	k := 0
 	for i, c := range cols {
@@ -283,6 +341,9 @@ func (f *frame) hiddenLook(cols []column, counts []int, samples []unitSample, un
 				p := f.clip(unitPatch(c, unit, j))
 				means = append(means, f.cellMean(p))
 				colors = append(colors, samples[k].color)
+				if a, b, ok := f.marks(samples[k].patch); ok {
+					darks, lights = append(darks, a), append(lights, b)
+				}
 				below := samples[k].color.L // the patch's median lightness
 				for y := p.Min.Y; y < p.Max.Y; y++ {
 					for x := p.Min.X; x < p.Max.X; x++ {
@@ -296,13 +357,90 @@ func (f *frame) hiddenLook(cols []column, counts []int, samples []unitSample, un
 		}
 	}
 	if len(means) == 0 {
-		return lab{}, lab{}, false
+		return lab{}, nil, false
 	}
-	fill = medianOf(colors)
+	if 2*len(darks) > len(means) {
+		return meanLab(means), []lab{medianOf(darks), medianOf(lights)}, true
+	}
+	fill := medianOf(colors)
 	if len(ls) > 0 {
 		if dark := (lab{L: median(ls), A: median(as), B: median(bs)}); labDist(dark, fill) >= pixelDist {
 			fill = dark
 		}
 	}
-	return meanLab(means), fill, true
+	return meanLab(means), []lab{fill}, true
+}
+
+// Hidden units drawn as a glyph in a disc (or any mark as large as the box round it) split
+// their patch into two tones near half and half, so that the patch's median, a mix of the
+// two, varies from unit to unit where the tones do not: such units group by their tones.
+// A patch is marked when its two tones (2-means in CIELAB) stand markDist (Euclidean) or
+// more apart and the lesser covers markShare of its pixels or more: a glare stripe or a few
+// bubbles cover less, a glyph on a box covers more.
+const (
+	markDist   = 30
+	markShare  = 0.2
+	toneRounds = 4
+)
+
+// markedColors returns, for each sample, the midpoint of its patch's two tones, and whether
+// the patch is marked (see markDist).
+func (f *frame) markedColors(samples []unitSample) ([]lab, []bool) {
+	colors := make([]lab, len(samples))
+	marked := make([]bool, len(samples))
+	for i, s := range samples {
+		colors[i] = s.color
+		if a, b, ok := f.marks(s.patch); ok {
+			colors[i] = lab{L: (a.L + b.L) / 2, A: (a.A + b.A) / 2, B: (a.B + b.B) / 2}
+			marked[i] = true
+		}
+	}
+	return colors, marked
+}
+
+// marks returns patch r's two tones, darker first, when it is marked (see markDist).
+func (f *frame) marks(r image.Rectangle) (a, b lab, ok bool) {
+	a, b, share, ok := f.twoTones(r)
+	return a, b, ok && labDist(a, b) >= markDist && min(share, 1-share) >= markShare
+}
+
+// twoTones splits the pixels of patch r into two tones by 2-means in CIELAB, seeded below
+// and above the patch's median lightness: a the darker, b the lighter, and b's share of the
+// pixels. It reports false for a patch too small to split.
+func (f *frame) twoTones(r image.Rectangle) (a, b lab, share float64, ok bool) {
+	r = f.clip(r)
+	if r.Dx() < 2 || r.Dy() < 2 {
+		return lab{}, lab{}, 0, false
+	}
+	med, _ := f.medianLab(r)
+	darker := func(p lab) bool { return p.L <= med.L }
+	for round := 0; ; round++ {
+		var sa, sb lab
+		var na, nb float64
+		for y := r.Min.Y; y < r.Max.Y; y++ {
+			for x := r.Min.X; x < r.Max.X; x++ {
+				p := f.at(x, y)
+				if darker(p) {
+					sa.L, sa.A, sa.B, na = sa.L+p.L, sa.A+p.A, sa.B+p.B, na+1
+				} else {
+					sb.L, sb.A, sb.B, nb = sb.L+p.L, sb.A+p.A, sb.B+p.B, nb+1
+				}
+			}
+		}
+		if na == 0 || nb == 0 {
+			return med, med, 0, true // one tone
+		}
+		a = lab{L: sa.L / na, A: sa.A / na, B: sa.B / na}
+		b = lab{L: sb.L / nb, A: sb.A / nb, B: sb.B / nb}
+		share = nb / (na + nb)
+		if round == toneRounds {
+			break
+		}
+		ca, cb := a, b
+		darker = func(p lab) bool { return labDist(p, ca) <= labDist(p, cb) }
+	}
+	if a.L > b.L {
+		a, b, share = b, a, 1-share
+	}
+	return a, b, share, true
 }

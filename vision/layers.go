@@ -643,6 +643,11 @@ type unitSample struct {
 	// through clear glass. (Hidden boxes, hatched or grey, stand out further even on a
 	// background of their own grey.)
 	likeBackground bool
+	// patch is the rectangle sampled.
+	patch image.Rectangle
+	// marked: a hidden unit told by a mark as large as its box (see markedLooks), whose
+	// median colour mixes two tones and so may match a liquid by chance.
+	marked bool
 }
 
 const backgroundDE = 6
@@ -650,9 +655,10 @@ const backgroundDE = 6
 // sampleUnit reads one unit's patch: its median colour, and whether it is a hidden unit (a
 // dark neutral box with a light "?" glyph: some, but not most, pixels far lighter).
 func (f *frame) sampleUnit(r image.Rectangle) unitSample {
+	patch := r
 	c, ok := f.medianLab(r)
 	if !ok {
-		return unitSample{}
+		return unitSample{patch: patch}
 	}
 	// The glyph sits in the middle; highlights run down the tube's sides.
 	w := r.Dx()
@@ -691,10 +697,10 @@ func (f *frame) sampleUnit(r image.Rectangle) unitSample {
 		}
 	}
 	if 2*kept < len(lit) {
-		return unitSample{color: c} // mostly stripe: no glyph to tell
+		return unitSample{color: c, patch: patch} // mostly stripe: no glyph to tell
 	}
 	share := float64(light) / float64(n)
-	return unitSample{color: c, hidden: c.Chroma() < hiddenMaxChroma && c.L < hiddenMaxL && share > minGlyphShare && share < maxGlyphShare}
+	return unitSample{color: c, patch: patch, hidden: c.Chroma() < hiddenMaxChroma && c.L < hiddenMaxL && share > minGlyphShare && share < maxGlyphShare}
 }
 
 // stripeMargin is how many columns beside a glare stripe are left out of a glyph's count.

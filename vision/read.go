@@ -676,7 +676,9 @@ func (f *frame) readLayout(l *tubeLayout, r *Reading, out *[]column) error {
 	if solver.ErrorCode(err) == solver.CodeLowConfidence && !slices.ContainsFunc(samples, func(s unitSample) bool { return s.hidden }) {
 		// Hidden units drawn without a glyph look like one more colour: one that breaks the
 		// count rule and never shows on a tube's top. Read as hidden, it may keep the rules.
-		for _, hid := range hiddenLooks(samples, counts, capacity) {
+		looks := hiddenLooks(samples, counts, capacity)
+		looks = append(looks, f.markedLooks(samples, counts, capacity, looks)...)
+		for _, hid := range looks {
 			alt, aerr := read(hid, true)
 			if aerr == nil && alt.Level.Capacity >= minInferredCapacity && visibleColors(alt.Level) >= minInferredColors {
 				// Told by the rules alone, not by a glyph: one doubt more. With curtains the
@@ -923,8 +925,8 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 	if level.HasHidden() && completeColors(level) == 0 {
 		// No colour shows all its units: the counts check nothing. The hidden units' look
 		// still does (see hiddenlook.go).
-		if look, fill, ok := f.hiddenLook(cols, counts, samples, u.unit); ok {
-			if n := f.hiddenLookOutside(look, fill, cols, u.unit); n > 0 {
+		if look, fills, ok := f.hiddenLook(cols, counts, samples, u.unit); ok {
+			if n := f.hiddenLookOutside(look, fills, cols, u.unit); n > 0 {
 				r.doubt(brokenConfidence, "%d boxes outside the tubes found look like the hidden units: a tube was missed, or the look is no hidden unit's", n)
 			}
 		}
@@ -1348,7 +1350,7 @@ func (r *Reading) checkClusters(means []lab, members [][]lab) {
 // likely liquid with a highlight taken for a glyph.
 func hiddenLikeColor(samples []unitSample, means []lab) int {
 	return countFunc(samples, func(s unitSample) bool {
-		return s.hidden && slices.ContainsFunc(means, func(m lab) bool { return deltaE(s.color, m) < hiddenTwinDE })
+		return s.hidden && !s.marked && slices.ContainsFunc(means, func(m lab) bool { return deltaE(s.color, m) < hiddenTwinDE })
 	})
 }
 

@@ -21,6 +21,7 @@ func TestOnceRefused(t *testing.T) {
 		{55000514, "hidden boxes with a glare stripe down their middle, glyph beside it"},
 		{55000445, "hidden boxes, some glyphs told, the others under a glare stripe"},
 		{55000674, "an empty tube with no outline found, inside its row: it looks like the row's empty tubes"},
+		{91000420, "hidden units drawn as a disc round a \"?\": each patch's median mixes the disc and its box in its own shares, so the units group as no one look (markedLooks)"},
 	} {
 		scene, err := render.Random(tc.seed)
 		if err != nil {

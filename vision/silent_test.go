@@ -88,6 +88,7 @@ func TestOnceSilentlyWrong(t *testing.T) {
 		{83000341, true, "a mystery board of grey boxes with \"?\" beside a curtain, refused for its two doubts together: hidden units told by no glyph, and a curtain the counts cannot check"},
 		{85000535, true, "a mystery board of hatched boxes read as tubes of 3 for 4: every tube's box, closed by the edges a unit above its foot over a holder, cut the lowest hidden unit off (cutBottom)"},
 		{85000262, false, "a mystery board's curtain of striped cloth, its lantern too small to find, read as a tube full of one liquid beside tubes each showing only its top (refused by completeAtStart: an untouched deal holds no complete tube)"},
+		{89000413, false, "a photo of a mystery board of discs with \"?\", a tube missed at a row's start: its discs, narrower there than the boxes found, matched only as narrow regions one above another (refused by stackedHalves)"},
 		{85000484, false, "a staggered mystery board of discs with \"?\" read as its first row and one tube of the second: the discs' glare-lit boxes matched no cell outside the tubes (refused by unevenRows)"},
 	} {
 		scene, err := render.Random(tc.seed)
@@ -167,6 +168,26 @@ func TestPairHalves(t *testing.T) {
 		{"each joins once", []image.Rectangle{left, image.Rect(126, 189, 153, 270), image.Rect(160, 189, 187, 270)}, []image.Rectangle{image.Rect(90, 189, 153, 270)}},
 	} {
 		if got := pairHalves(tc.halves, width); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: got %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestStackedHalves(t *testing.T) {
+	const width, unit = 50, 27.0
+	disc := func(y int) image.Rectangle { return image.Rect(49, y, 70, y+21) }
+	for _, tc := range []struct {
+		name   string
+		halves []image.Rectangle
+		want   []image.Rectangle
+	}{
+		{"three discs", []image.Rectangle{disc(434), disc(378), disc(406)}, []image.Rectangle{image.Rect(49, 378, 70, 455)}},
+		{"two discs, under two units", []image.Rectangle{disc(378), disc(406)}, nil},
+		{"too far apart", []image.Rectangle{disc(378), disc(420), disc(462)}, nil},
+		{"off the column", []image.Rectangle{disc(378), disc(406).Add(image.Pt(15, 0)), disc(434)}, nil},
+		{"too narrow (between tubes)", []image.Rectangle{image.Rect(108, 270, 114, 321), image.Rect(108, 339, 114, 348), image.Rect(108, 351, 114, 399)}, nil},
+	} {
+		if got := stackedHalves(tc.halves, width, unit); !slices.Equal(got, tc.want) {
 			t.Errorf("%s: got %v, want %v", tc.name, got, tc.want)
 		}
 	}
