@@ -49,6 +49,9 @@ type column struct {
 	// paleAbove is the colour of the long run right above pale (the glass, when pale is
 	// liquid).
 	paleAbove lab
+	// lid is the long run right above the liquid when it starts at the box's top, taken for
+	// a cork or a lid (see raiseLids); its y1 is 0 when there is none.
+	lid segment
 }
 
 // glyphRun is a run of hidden units: its height and the number of glyphs drawn on it.
@@ -337,6 +340,8 @@ func (f *frame) readColumn(b image.Rectangle, room [2]int) column {
 	if j := nextLong(segs, last); j >= 0 {
 		if s := segs[j]; s.y0 > lid && j+1 < len(segs) {
 			col.pale, col.paleAbove = s, runAbove(segs, j)
+		} else if s.y0 <= lid && s.liquid {
+			col.lid = s
 		}
 	}
 	prev := col.bottom
@@ -816,16 +821,30 @@ func raise(c *column) {
 const paleMatchDE = 7
 
 // extendCutBottoms reads again, in boxes extended by cutBottom, the columns whose boxes the
-// edges closed short, when every column holding liquid reaches its box's bottom edge and
-// goes on below it alike: a box cut short above the tube's foot cuts every tube alike (the
-// tubes are drawn alike), where a button or a banner over some tubes cuts only those.
-func (f *frame) extendCutBottoms(cols []column, rooms [][2]int) {
+// edges closed short, row by row (rows of n boxes each, in order): when every column of a row
+// holding liquid reaches its box's bottom edge and goes on below it alike. A box cut short
+// above the tube's foot cuts every tube of its row alike (the tubes are drawn alike), where a
+// button or a banner over some tubes cuts only those.
+//
+// A box cut within the lowest unit leaves of it a sliver too short to count as a run (a
+// round foot cut where the walls end): the liquid then ends a sliver above the box's bottom,
+// and the foot read again holds one run more, under the same ones.
+func (f *frame) extendCutBottoms(cols []column, rooms [][2]int, rows []int) {
+	start := 0
+	for _, n := range rows {
+		f.extendRow(cols[start:start+n], rooms[start:start+n])
+		start += n
+	}
+}
+
+// extendRow is extendCutBottoms on one row.
+func (f *frame) extendRow(cols []column, rooms [][2]int) {
 	var liquid []int
 	for i, c := range cols {
 		if c.empty() || c.curtain {
 			continue
 		}
-		if c.bottom < c.box.Max.Y-1 {
+		if c.bottom < c.box.Max.Y-max(2, c.box.Dx()/4) {
 			return // this tube's liquid ends above its box's bottom: its box was not cut
 		}
 		liquid = append(liquid, i)
@@ -835,14 +854,20 @@ func (f *frame) extendCutBottoms(cols []column, rooms [][2]int) {
 	}
 	next := make([]column, len(liquid))
 	for k, i := range liquid {
-		e, ok := f.cutBottom(cols[i].box)
+		e, ok := f.cutBottom(cols[i].box, cols[i].bottom)
 		if !ok {
 			return // this tube's run ends at its box: the boxes are not cut alike
 		}
-		// The foot cut off holds more of the bottom run, nothing else: read so, the column
-		// keeps its top and its colour changes.
+		// The foot cut off holds more of the bottom run, or a run of its own under the
+		// others: read so, the column keeps its top and its colour changes.
 		n := f.readColumn(e, rooms[i])
-		if n.top != cols[i].top || !slices.Equal(n.bounds, cols[i].bounds) {
+		c := cols[i]
+		switch {
+		case n.top != c.top:
+			return
+		case c.bottom >= c.box.Max.Y-1 && slices.Equal(n.bounds, c.bounds):
+		case c.bottom < c.box.Max.Y-1 && len(n.bounds) == len(c.bounds)+1 && slices.Equal(n.bounds[1:], c.bounds) && abs(n.bounds[0]-c.bottom) <= 2:
+		default:
 			return
 		}
 		next[k] = n
@@ -856,25 +881,29 @@ func (f *frame) extendCutBottoms(cols []column, rooms [][2]int) {
 // liquid goes on below it: a box whose outline the edges closed short (a textured hidden run,
 // a holder against the tube's foot) cuts the bottom units off, alike in every tube, and the
 // counts cannot tell when no glyph counts the hidden units. Below the box, bands of the
-// box's middle cutBand of its width are compared with the band just above its bottom; the
+// box's middle cutBand of its width are compared (medians) with the band just above its bottom; the
 // box extends while they stay within cutDE of it and the same bands just outside the box's
 // sides do not (a stand or shelf of the liquid's colour runs wider than the tube). It
 // reports the extended box, and whether it moved by half a band or more, to where the run
-// ends, at most cutMax of the box's height lower.
-func (f *frame) cutBottom(b image.Rectangle) (image.Rectangle, bool) {
+// ends, at most cutMax of the box's height lower. The band compared starts no higher than
+// a row below bottom, where the liquid's long runs end (a sliver of the cut unit lies below).
+func (f *frame) cutBottom(b image.Rectangle, bottom int) (image.Rectangle, bool) {
 	w := b.Dx()
 	band := max(2, w/4)
 	step := max(2, w/12)
 	inset := int(float64(w) * (1 - cutBand) / 2)
 	x0, x1 := b.Min.X+inset, b.Max.X-inset
-	if x1-x0 < 2 || b.Max.Y-band < b.Min.Y {
+	refTop := max(b.Max.Y-step, min(bottom+1, b.Max.Y-2))
+	if x1-x0 < 2 || refTop < b.Min.Y {
 		return b, false
 	}
-	ref := f.cellMean(image.Rect(x0, b.Max.Y-band, x1, b.Max.Y))
+	// Medians: a glare stripe down the tube may end where its foot begins.
+	middle := func(y0, y1 int) lab { m, _ := f.medianLab(image.Rect(x0, y0, x1, y1)); return m }
+	ref := middle(refTop, b.Max.Y)
 	side := max(2, w/6)
 	y, ended := b.Max.Y, false
 	for y+step <= f.h && y-b.Max.Y < int(cutMax*float64(b.Dy())) {
-		if labDist(f.cellMean(image.Rect(x0, y, x1, y+step)), ref) > cutDE {
+		if labDist(middle(y, y+step), ref) > cutDE {
 			ended = true
 			break
 		}
@@ -902,3 +931,91 @@ const (
 	cutDE   = 8
 	cutMax  = 0.5
 )
+
+// raiseLids adds to the liquid of each column the run taken for a cork or a lid (one that
+// starts at its box's top), row by row (rows of n columns each, in order), when every column
+// of a row holding liquid shows one and they come in minLidColors colours or more (lidDE
+// apart): a box found round the liquid alone, its glass above as dark as the background,
+// starts at the liquid's top, and the runs there are the tubes' top layers. Corks, drawn
+// alike on the complete tubes only, and lids are one colour, the glass another. A run
+// within glassDE of the glass an empty tube shows, or of the runs of a row whose runs there
+// are alike (glass, corks), is the glass above a short column in a box made as tall as its
+// row's: it stays out.
+func (f *frame) raiseLids(cols []column, rows []int) {
+	if !slices.ContainsFunc(cols, func(c column) bool { return c.lid.y1 > 0 }) {
+		return
+	}
+	var alike, differ [][]int // the rows' columns with a run at the top, by kind of row
+	start := 0
+	for _, n := range rows {
+		var with []int
+		var lids []lab
+		liquid := 0
+		for i := start; i < start+n; i++ {
+			if !cols[i].empty() {
+				liquid++
+			}
+			if cols[i].lid.y1 > 0 {
+				with, lids = append(with, i), append(lids, cols[i].lid.color)
+			}
+		}
+		start += n
+		switch {
+		case len(lids) < 2:
+		case widestPair(lids) < lidDE:
+			alike = append(alike, with)
+		case len(with) == liquid && distinctColors(lids, lidDE) >= minLidColors:
+			differ = append(differ, with)
+		}
+	}
+	var glass []lab
+	if g, ok := f.emptyGlass(cols); ok {
+		glass = append(glass, g)
+	}
+	for _, with := range alike {
+		for _, i := range with {
+			glass = append(glass, cols[i].lid.color)
+		}
+	}
+	for _, with := range differ {
+		for _, i := range with {
+			c := &cols[i]
+			if slices.ContainsFunc(glass, func(g lab) bool { return deltaE(g, c.lid.color) < glassDE }) {
+				continue
+			}
+			c.bounds = append(c.bounds, (c.top+c.lid.y1)/2)
+			c.runs = append(c.runs, c.lid.color)
+			c.top = c.lid.y0
+			c.lid = segment{}
+		}
+	}
+}
+
+// distinctColors is the number of groups cs falls into, each colour joining the first group
+// whose first colour lies within de (CIEDE2000).
+func distinctColors(cs []lab, de float64) int {
+	var firsts []lab
+	for _, c := range cs {
+		if !slices.ContainsFunc(firsts, func(f lab) bool { return deltaE(f, c) < de }) {
+			firsts = append(firsts, c)
+		}
+	}
+	return len(firsts)
+}
+
+// lidDE is how far apart (CIEDE2000) runs at the boxes' tops must be to be of two colours.
+const (
+	lidDE        = 15
+	minLidColors = 3
+)
+
+// widestPair is the largest ΔE (CIEDE2000) between two of cs.
+func widestPair(cs []lab) float64 {
+	d := 0.0
+	for i := range cs {
+		for j := i + 1; j < len(cs); j++ {
+			d = max(d, deltaE(cs[i], cs[j]))
+		}
+	}
+	return d
+}

@@ -605,7 +605,12 @@ func (f *frame) readLayout(l *tubeLayout, r *Reading, out *[]column) error {
 		}
 		cols[i] = f.readColumn(b, rooms[i])
 	}
-	f.extendCutBottoms(cols, rooms)
+	rowLens := make([]int, 0, len(l.rows))
+	for _, row := range l.allRows() {
+		rowLens = append(rowLens, len(row))
+	}
+	f.raiseLids(cols, rowLens)
+	f.extendCutBottoms(cols, rooms, rowLens)
 	f.dropGlassTops(cols, rooms)
 	*out = cols
 	if !slices.ContainsFunc(cols, func(c column) bool { return !c.empty() }) {
