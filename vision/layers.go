@@ -50,7 +50,8 @@ type column struct {
 	// liquid).
 	paleAbove lab
 	// lid is the long run right above the liquid when it starts at the box's top, taken for
-	// a cork or a lid (see raiseLids); its y1 is 0 when there is none.
+	// a cork or a lid (see raiseLids), or the one run of a column read empty that reaches
+	// from the box's top to its bottom; its y1 is 0 when there is none.
 	lid segment
 }
 
@@ -324,6 +325,8 @@ func (f *frame) readColumn(b image.Rectangle, room [2]int) column {
 		// colour, when a colour change ends it.
 		if s := segs[first]; s.y0 > lid && first+1 < len(segs) {
 			col.pale, col.paleAbove = s, runAbove(segs, first)
+		} else if s.y0 <= lid && s.liquid {
+			col.lid = s // one run from the box's top to its bottom
 		}
 		return col
 	}
@@ -933,14 +936,15 @@ const (
 )
 
 // raiseLids adds to the liquid of each column the run taken for a cork or a lid (one that
-// starts at its box's top), row by row (rows of n columns each, in order), when every column
-// of a row holding liquid shows one and they come in minLidColors colours or more (lidDE
-// apart): a box found round the liquid alone, its glass above as dark as the background,
-// starts at the liquid's top, and the runs there are the tubes' top layers. Corks, drawn
-// alike on the complete tubes only, and lids are one colour, the glass another. A run
-// within glassDE of the glass an empty tube shows, or of the runs of a row whose runs there
-// are alike (glass, corks), is the glass above a short column in a box made as tall as its
-// row's: it stays out.
+// starts at its box's top; in a column read empty, the one run reaching from there to the
+// bottom: a tube full of one colour), row by row (rows of n columns each, in order), when
+// every column of a row holding liquid shows one and they come in minLidColors colours or
+// more (lidDE apart): a box found round the liquid alone, its glass above as dark as the
+// background, starts at the liquid's top, and the runs there are the tubes' top layers.
+// Corks, drawn alike on the complete tubes only, and lids are one colour, the glass another.
+// A run within glassDE of the glass an empty tube shows, or of the runs of a row whose runs
+// there are alike (glass, corks), is the glass above a short column in a box made as tall as
+// its row's: it stays out.
 func (f *frame) raiseLids(cols []column, rows []int) {
 	if !slices.ContainsFunc(cols, func(c column) bool { return c.lid.y1 > 0 }) {
 		return
@@ -950,13 +954,12 @@ func (f *frame) raiseLids(cols []column, rows []int) {
 	for _, n := range rows {
 		var with []int
 		var lids []lab
-		liquid := 0
+		bare := 0 // columns holding liquid with no run at the top
 		for i := start; i < start+n; i++ {
-			if !cols[i].empty() {
-				liquid++
-			}
 			if cols[i].lid.y1 > 0 {
 				with, lids = append(with, i), append(lids, cols[i].lid.color)
+			} else if !cols[i].empty() {
+				bare++
 			}
 		}
 		start += n
@@ -964,7 +967,7 @@ func (f *frame) raiseLids(cols []column, rows []int) {
 		case len(lids) < 2:
 		case widestPair(lids) < lidDE:
 			alike = append(alike, with)
-		case len(with) == liquid && distinctColors(lids, lidDE) >= minLidColors:
+		case bare == 0 && distinctColors(lids, lidDE) >= minLidColors:
 			differ = append(differ, with)
 		}
 	}
@@ -983,7 +986,11 @@ func (f *frame) raiseLids(cols []column, rows []int) {
 			if slices.ContainsFunc(glass, func(g lab) bool { return deltaE(g, c.lid.color) < glassDE }) {
 				continue
 			}
-			c.bounds = append(c.bounds, (c.top+c.lid.y1)/2)
+			if c.empty() { // one run from top to bottom: a tube full of one colour
+				c.bottom = c.lid.y1
+			} else {
+				c.bounds = append(c.bounds, (c.top+c.lid.y1)/2)
+			}
 			c.runs = append(c.runs, c.lid.color)
 			c.top = c.lid.y0
 			c.lid = segment{}
