@@ -945,6 +945,11 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 	if i, why := hiddenOutOfPlace(tubes); i >= 0 {
 		r.doubt(brokenConfidence, "tube %d: %s", i+1, why)
 	}
+	if i := shownUnderHidden(tubes); inferred && i >= 0 {
+		// Some levels deal a unit in view under hidden ones, but where no glyph tells the
+		// hidden units, such a unit is more likely one whose look was missed.
+		r.doubt(brokenConfidence, "tube %d shows a unit under hidden units told by the rules alone: a hidden unit whose look was missed", i+1)
+	}
 	if i := completeAtStart(tubes, capacity); i >= 0 {
 		r.doubt(brokenConfidence, "tube %d is full of one colour on a mystery board no pour has touched (every other tube full, its top unit alone in view): a cover or a decoration read as liquid", i+1)
 	}
@@ -1469,6 +1474,18 @@ func hiddenOutOfPlace(tubes [][]string) (int, string) {
 		}
 	}
 	return -1, ""
+}
+
+// shownUnderHidden finds a tube (units bottom first) with a unit in view under a hidden one,
+// or -1.
+func shownUnderHidden(tubes [][]string) int {
+	for i, t := range tubes {
+		shown := slices.IndexFunc(t, func(u string) bool { return u != "?" })
+		if shown >= 0 && slices.Contains(t[shown:], "?") {
+			return i
+		}
+	}
+	return -1
 }
 
 // completeAtStart returns a tube full of one colour in view, on a board where every other

@@ -88,6 +88,7 @@ func TestOnceSilentlyWrong(t *testing.T) {
 		{83000341, true, "a mystery board of grey boxes with \"?\" beside a curtain, refused for its two doubts together: hidden units told by no glyph, and a curtain the counts cannot check"},
 		{85000535, true, "a mystery board of hatched boxes read as tubes of 3 for 4: every tube's box, closed by the edges a unit above its foot over a holder, cut the lowest hidden unit off (cutBottom)"},
 		{85000262, false, "a mystery board's curtain of striped cloth, its lantern too small to find, read as a tube full of one liquid beside tubes each showing only its top (refused by completeAtStart: an untouched deal holds no complete tube)"},
+		{20261287783857, false, "a board of discs with \"?\", their hidden units told by the rules alone, one disc read as a colour between them (refused by shownUnderHidden)"},
 		{20261286784193, false, "a photo of tubes whose boxes start at their liquid's top: their top layers, taken for corks, raised, but the complete tubes, one run from box top to bottom, left empty; the counts keep without them (raiseLids raises those too now)"},
 		{89000413, false, "a photo of a mystery board of discs with \"?\", a tube missed at a row's start: its discs, narrower there than the boxes found, matched only as narrow regions one above another (refused by stackedHalves)"},
 		{85000484, false, "a staggered mystery board of discs with \"?\" read as its first row and one tube of the second: the discs' glare-lit boxes matched no cell outside the tubes (refused by unevenRows)"},
