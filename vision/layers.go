@@ -810,14 +810,20 @@ func raisePaleTops(cols []column, unit float64, glass func([]column) []lab, unse
 
 // raise adds a column's pale run to its liquid.
 func raise(c *column) {
-	if c.empty() {
-		c.bottom = c.pale.y1
-	} else {
-		c.bounds = append(c.bounds, (c.top+c.pale.y1)/2)
-	}
-	c.runs = append(c.runs, c.pale.color)
-	c.top = c.pale.y0
+	addOnTop(c, c.pale)
 	c.pale = segment{}
+}
+
+// addOnTop adds run s, right above a column's liquid (or, in a column read empty, resting on
+// its bottom), to the liquid.
+func addOnTop(c *column, s segment) {
+	if c.empty() {
+		c.bottom = s.y1
+	} else {
+		c.bounds = append(c.bounds, (c.top+s.y1)/2)
+	}
+	c.runs = append(c.runs, s.color)
+	c.top = s.y0
 }
 
 // paleMatchDE is how close (CIEDE2000) a pale top must look to a liquid seen elsewhere.
@@ -986,13 +992,7 @@ func (f *frame) raiseLids(cols []column, rows []int) {
 			if slices.ContainsFunc(glass, func(g lab) bool { return deltaE(g, c.lid.color) < glassDE }) {
 				continue
 			}
-			if c.empty() { // one run from top to bottom: a tube full of one colour
-				c.bottom = c.lid.y1
-			} else {
-				c.bounds = append(c.bounds, (c.top+c.lid.y1)/2)
-			}
-			c.runs = append(c.runs, c.lid.color)
-			c.top = c.lid.y0
+			addOnTop(c, c.lid) // in a column read empty, a tube full of one colour
 			c.lid = segment{}
 		}
 	}
