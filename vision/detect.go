@@ -25,8 +25,9 @@ type frame struct {
 
 	screen *screen // the phone screen the frame shows upright, for a photo of one; else nil
 
-	scratch  [3][]float64               // reused by medianLab
-	lanterns map[lanternKey]lanternSeen // boxes looked at by lantern
+	scratch  [3][]float64                 // reused by medianLab
+	lanterns map[lanternKey]lanternSeen   // boxes looked at by lantern
+	marked   map[image.Rectangle]markSeen // unit patches looked at by marks
 }
 
 // bounds is the frame's rectangle, in working pixels.

@@ -331,29 +331,26 @@ func (f *frame) cellMean(r image.Rectangle) lab {
 // large as a disc round a "?", and then matches nothing drawn.) When most hidden patches are
 // marked (see marks), the fills are two: the medians of their darker and lighter tones. It
 // reports false when no unit is hidden.
-func (f *frame) hiddenLook(cols []column, counts []int, samples []unitSample, unit float64) (look lab, fills []lab, ok bool) {
+func (f *frame) hiddenLook(samples []unitSample) (look lab, fills []lab, ok bool) {
 	var means, colors, darks, lights []lab
 	var ls, as, bs []float64
-	k := 0
-	for i, c := range cols {
-		for j := range counts[i] {
-			if samples[k].hidden {
-				p := f.clip(unitPatch(c, unit, j))
-				means = append(means, f.cellMean(p))
-				colors = append(colors, samples[k].color)
-				if a, b, ok := f.marks(samples[k].patch); ok {
-					darks, lights = append(darks, a), append(lights, b)
-				}
-				below := samples[k].color.L // the patch's median lightness
-				for y := p.Min.Y; y < p.Max.Y; y++ {
-					for x := p.Min.X; x < p.Max.X; x++ {
-						if px := f.at(x, y); px.L <= below {
-							ls, as, bs = append(ls, px.L), append(as, px.A), append(bs, px.B)
-						}
-					}
+	for _, s := range samples {
+		if !s.hidden {
+			continue
+		}
+		p := f.clip(s.patch)
+		means = append(means, f.cellMean(p))
+		colors = append(colors, s.color)
+		if a, b, ok := f.marks(s.patch); ok {
+			darks, lights = append(darks, a), append(lights, b)
+		}
+		below := s.color.L // the patch's median lightness
+		for y := p.Min.Y; y < p.Max.Y; y++ {
+			for x := p.Min.X; x < p.Max.X; x++ {
+				if px := f.at(x, y); px.L <= below {
+					ls, as, bs = append(ls, px.L), append(as, px.A), append(bs, px.B)
 				}
 			}
-			k++
 		}
 	}
 	if len(means) == 0 {
@@ -398,10 +395,26 @@ func (f *frame) markedColors(samples []unitSample) ([]lab, []bool) {
 	return colors, marked
 }
 
-// marks returns patch r's two tones, darker first, when it is marked (see markDist).
+// marks returns patch r's two tones, darker first, when it is marked (see markDist). Every
+// layout and every reading of its units tried looks at the same patches: a patch is split
+// once.
 func (f *frame) marks(r image.Rectangle) (a, b lab, ok bool) {
+	if m, seen := f.marked[r]; seen {
+		return m.a, m.b, m.ok
+	}
 	a, b, share, ok := f.twoTones(r)
-	return a, b, ok && labDist(a, b) >= markDist && min(share, 1-share) >= markShare
+	ok = ok && labDist(a, b) >= markDist && min(share, 1-share) >= markShare
+	if f.marked == nil {
+		f.marked = map[image.Rectangle]markSeen{}
+	}
+	f.marked[r] = markSeen{a, b, ok}
+	return a, b, ok
+}
+
+// markSeen is what marks found in a patch.
+type markSeen struct {
+	a, b lab
+	ok   bool
 }
 
 // twoTones splits the pixels of patch r into two tones by 2-means in CIELAB, seeded below

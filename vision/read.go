@@ -930,7 +930,7 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 	if level.HasHidden() && completeColors(level) == 0 {
 		// No colour shows all its units: the counts check nothing. The hidden units' look
 		// still does (see hiddenlook.go).
-		if look, fills, ok := f.hiddenLook(cols, counts, samples, u.unit); ok {
+		if look, fills, ok := f.hiddenLook(samples); ok {
 			if n := f.hiddenLookOutside(look, fills, cols, u.unit); n > 0 {
 				r.doubt(brokenConfidence, "%d boxes outside the tubes found look like the hidden units: a tube was missed, or the look is no hidden unit's", n)
 			}
