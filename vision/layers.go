@@ -301,7 +301,7 @@ func (f *frame) readColumn(b image.Rectangle, room [2]int) column {
 	in, out := f.profile(b, room)
 	segs := segments(b, in, out, max(2, b.Dx()/4))
 	col := column{box: b}
-	lid := b.Min.Y + max(2, b.Dy()/50)
+	lid := b.Min.Y + lidMargin(b)
 	first, last := -1, -1
 	for i, s := range segs {
 		if s.short {
@@ -356,6 +356,10 @@ func (f *frame) readColumn(b image.Rectangle, room [2]int) column {
 	}
 	return col
 }
+
+// lidMargin is how far below its box's top a run may start and still be taken for a cork or
+// a lid.
+func lidMargin(b image.Rectangle) int { return max(2, b.Dy()/50) }
 
 // nextLong is the index of the first long run above segs[i], -1 when all above are short.
 func nextLong(segs []segment, i int) int {
@@ -951,29 +955,57 @@ const (
 // A run within glassDE of the glass an empty tube shows, or of the runs of a row whose runs
 // there are alike (glass, corks), is the glass above a short column in a box made as tall as
 // its row's: it stays out.
-func (f *frame) raiseLids(cols []column, rows []int) {
+//
+// A run at the top of a column holding liquid may also be the top layer of a tube whose box
+// alone was cut at its liquid's top: it starts no higher than another column's liquid in the
+// row that has glass above it, while a cork stands above every liquid. Such runs are raised
+// only with cut set (a hypothesis for the rules to check: a pop-up's button over a tube can
+// cut a box so too); raiseLids reports how many there are.
+func (f *frame) raiseLids(cols []column, rows []int, cut bool) int {
 	if !slices.ContainsFunc(cols, func(c column) bool { return c.lid.y1 > 0 }) {
-		return
+		return 0
 	}
 	var alike, differ [][]int // the rows' columns with a run at the top, by kind of row
+	var cuts []int            // columns whose box was cut at their liquid's top (see below)
 	start := 0
 	for _, n := range rows {
 		var with []int
 		var lids []lab
-		bare := 0 // columns holding liquid with no run at the top
+		var bare []int // columns holding liquid with no run at the top
 		for i := start; i < start+n; i++ {
-			if cols[i].lid.y1 > 0 {
-				with, lids = append(with, i), append(lids, cols[i].lid.color)
-			} else if !cols[i].empty() {
-				bare++
+			if c := cols[i]; c.lid.y1 > 0 {
+				with, lids = append(with, i), append(lids, c.lid.color)
+			} else if !c.empty() {
+				bare = append(bare, i)
 			}
 		}
 		start += n
+		// A cork stands above a complete tube's liquid, so above every other tube's: a run
+		// at the top of a box holding liquid that starts no higher than another tube's
+		// liquid is the top layer of a tube whose box was cut at it, unless it looks like
+		// the top run of such a tube (a band of glass over the liquid, taken for liquid in
+		// a taller box).
+		for _, i := range with {
+			c := cols[i]
+			if c.empty() {
+				continue
+			}
+			reached, alike := false, false
+			for _, j := range bare {
+				if o := cols[j]; o.top <= c.lid.y0+lidMargin(c.box) {
+					reached = true
+					alike = alike || deltaE(o.runs[len(o.runs)-1], c.lid.color) < lidDE
+				}
+			}
+			if reached && !alike {
+				cuts = append(cuts, i)
+			}
+		}
 		switch {
 		case len(lids) < 2:
 		case widestPair(lids) < lidDE:
 			alike = append(alike, with)
-		case bare == 0 && distinctColors(lids, lidDE) >= minLidColors:
+		case len(bare) == 0 && distinctColors(lids, lidDE) >= minLidColors:
 			differ = append(differ, with)
 		}
 	}
@@ -986,16 +1018,21 @@ func (f *frame) raiseLids(cols []column, rows []int) {
 			glass = append(glass, cols[i].lid.color)
 		}
 	}
-	for _, with := range differ {
+	found := len(cuts)
+	if !cut {
+		cuts = nil
+	}
+	for _, with := range append(differ, cuts) {
 		for _, i := range with {
 			c := &cols[i]
-			if slices.ContainsFunc(glass, func(g lab) bool { return deltaE(g, c.lid.color) < glassDE }) {
+			if c.lid.y1 == 0 || slices.ContainsFunc(glass, func(g lab) bool { return deltaE(g, c.lid.color) < glassDE }) {
 				continue
 			}
 			addOnTop(c, c.lid) // in a column read empty, a tube full of one colour
 			c.lid = segment{}
 		}
 	}
+	return found
 }
 
 // distinctColors is the number of groups cs falls into, each colour joining the first group

@@ -166,6 +166,12 @@ type tubeLayout struct {
 	// liquid (raisePaleTops); unseen is the number of tubes showing such runs, set when read.
 	raiseUnseen bool
 	unseen      int
+	// glass are boxes read as empty tubes whatever their columns show (see loneFeet).
+	glass []image.Rectangle
+	// raiseCut raises the runs taken for corks in boxes cut at their liquid's top
+	// (raiseLids); cut is the number of such runs, set when read.
+	raiseCut bool
+	cut      int
 }
 
 // boxes is the layout's boxes in reading order.
@@ -315,6 +321,28 @@ func (f *frame) read(base Reading) (*Reading, error) {
 			hs = append(hs, f.interpret(l, base))
 		}
 	}
+	// A box cut at its liquid's top alone in its row, its top layer taken for a cork: a
+	// reading with such layers raised, kept where the rules verify it (a pop-up's button
+	// over a tube can cut a box so too).
+	for _, h := range hs {
+		if h.cut > 0 {
+			l := h.tubeLayout
+			l.cue, l.raiseCut = l.cue+", top layers of boxes cut at them raised", true
+			if v := f.interpret(l, base); v.verified() {
+				hs = append(hs, v)
+			}
+		}
+	}
+	// A tube holding a colour alone, a colour no other tube shows and too little of it to
+	// make a tube's worth, may be empty glass over something behind it (a bokeh spot, a
+	// doodle): a reading with such tubes empty, for the rules to check.
+	for _, h := range hs {
+		if feet := f.loneFeet(h); len(feet) > 0 {
+			l := h.tubeLayout
+			l.cue, l.glass = l.cue+", lone colours too short to complete read as glass", feet
+			hs = append(hs, f.interpret(l, base))
+		}
+	}
 	if len(hs) == 0 {
 		return nil, solver.Errorf(solver.CodeNoPuzzle, "no water-sort level found: no tube-shaped outlines")
 	}
@@ -356,6 +384,46 @@ func (f *frame) read(base Reading) (*Reading, error) {
 		return nil, solver.Errorf(solver.CodeNoPuzzle, "no puzzle in view: something covers the board (%d places in its rows hold no tube) and what shows breaks the level's rules: %s", holes, solver.ErrorMessage(best.err))
 	}
 	return best.reading, best.err
+}
+
+// loneFeet are the boxes of a reading the rules refuse, with no hidden unit and no curtain,
+// whose tubes hold one colour alone, a colour no other tube shows and short of the capacity,
+// and look like an empty tube of the reading (emptyMatch). Such a colour breaks the count
+// rule wherever it stands: read as empty glass, the rest of the reading may keep it. A box
+// like no empty tube may be no tube at all (a bokeh spot between outlines), and read empty
+// it would add a tube to the level.
+func (f *frame) loneFeet(h *hypothesis) []image.Rectangle {
+	if h.reading == nil || h.verified() || len(h.glass) > 0 {
+		return nil
+	}
+	l := h.reading.Level
+	if l.HasHidden() || l.HasCurtains() {
+		return nil
+	}
+	counts := visibleCounts(l)
+	boxes := h.boxes()
+	if len(boxes) != len(l.Tubes) {
+		return nil
+	}
+	var empties []image.Rectangle
+	for i, t := range l.Tubes {
+		if len(t) == 0 {
+			empties = append(empties, f.clip(boxes[i]))
+		}
+	}
+	var feet []image.Rectangle
+	for i, t := range l.Tubes {
+		if len(t) == 0 || layered(l.Tokens(i)) || counts[t[0]] != len(t) || len(t) >= l.Capacity {
+			continue
+		}
+		b := f.clip(boxes[i])
+		if slices.ContainsFunc(empties, func(e image.Rectangle) bool {
+			return max(f.nccAt(e, b.Min), f.nccAt(b, e.Min)) >= emptyMatch
+		}) {
+			feet = append(feet, boxes[i])
+		}
+	}
+	return feet
 }
 
 // errScreenCut is read's answer when the screen a photo was warped to cuts through a tube:
@@ -603,13 +671,17 @@ func (f *frame) readLayout(l *tubeLayout, r *Reading, out *[]column) error {
 			cols[i] = column{box: b, curtain: true, lantern: c.color, frameOnly: c.frameOnly}
 			continue
 		}
+		if slices.Contains(l.glass, b) {
+			cols[i] = column{box: b}
+			continue
+		}
 		cols[i] = f.readColumn(b, rooms[i])
 	}
 	rowLens := make([]int, 0, len(l.rows))
 	for _, row := range l.allRows() {
 		rowLens = append(rowLens, len(row))
 	}
-	f.raiseLids(cols, rowLens)
+	l.cut = f.raiseLids(cols, rowLens, l.raiseCut)
 	f.extendCutBottoms(cols, rooms, rowLens)
 	f.dropGlassTops(cols, rooms)
 	*out = cols
