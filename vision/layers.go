@@ -890,6 +890,116 @@ func (f *frame) extendRow(cols []column, rooms [][2]int) {
 	}
 }
 
+// extendBulbs adds to each column of a row the run in the bulb under its box, row by row
+// (rows of n boxes each, in order), when every column of the row holding liquid reaches its
+// box's bottom and, right below it, shows a run of one colour unlike the background beside
+// the tube (footSide of the box's width out, clear of a bulb), that ends within footMax box
+// widths: a bulb wider than the tube, round under its walls, is outside the box found
+// round them, and holds the lowest unit. The runs must end alike (liquid rests on the
+// bottoms, and the tubes are drawn alike) and, where three columns or more hold liquid, come
+// in minLidColors colours or more: a holder or a stand under every tube is one colour.
+func (f *frame) extendBulbs(cols []column, rooms [][2]int, rows []int) {
+	start := 0
+	for _, n := range rows {
+		f.bulbRow(cols[start:start+n], rooms[start:start+n])
+		start += n
+	}
+}
+
+// bulbRow is extendBulbs on one row.
+func (f *frame) bulbRow(cols []column, rooms [][2]int) {
+	var liquid []int
+	var feet []segment
+	for i, c := range cols {
+		if c.curtain {
+			continue
+		}
+		s, ok := f.footBelow(c.box, rooms[i])
+		if c.empty() {
+			// A tube whose liquid is one unit, in its bulb: its box holds only glass (one run
+			// from top to bottom, taken for a complete tube, when tinted unlike the unit).
+			if ok && c.pale.y1 == 0 && (c.lid.y1 == 0 || deltaE(c.lid.color, s.color) >= changeDE) {
+				liquid, feet = append(liquid, i), append(feet, s)
+			}
+			continue
+		}
+		if c.bottom < c.box.Max.Y-max(2, c.box.Dx()/4) || !ok {
+			return
+		}
+		liquid, feet = append(liquid, i), append(feet, s)
+	}
+	if len(liquid) < 2 || !slices.ContainsFunc(liquid, func(i int) bool { return !cols[i].empty() }) {
+		return
+	}
+	var colors []lab
+	lo, hi := feet[0].y1, feet[0].y1
+	for _, s := range feet {
+		colors = append(colors, s.color)
+		lo, hi = min(lo, s.y1), max(hi, s.y1)
+	}
+	if hi-lo > max(2, cols[liquid[0]].box.Dx()/6) || (len(liquid) >= minLidColors && distinctColors(colors, lidDE) < minLidColors) {
+		return
+	}
+	for k, i := range liquid {
+		c, s := &cols[i], feet[k]
+		if c.empty() {
+			c.top, c.runs, c.lid = s.y0, []lab{s.color}, segment{}
+		} else if deltaE(s.color, c.runs[0]) >= changeDE {
+			c.bounds = append([]int{c.bottom}, c.bounds...)
+			c.runs = append([]lab{s.color}, c.runs...)
+		}
+		c.bottom, c.box.Max.Y = s.y1, s.y1
+	}
+}
+
+// footBelow is the run right below box b, along its middle cutBand: its colour (the median
+// of its second band) and where it ends. It reports false unless the run is at least a band
+// (a quarter of the box's width) tall, ends within footMax of the box's width, and stands
+// liquidDE or more from the background footSide of the width beside the box (in the free
+// room there).
+func (f *frame) footBelow(b image.Rectangle, room [2]int) (segment, bool) {
+	w := b.Dx()
+	band, step := max(2, w/4), max(2, w/12)
+	inset := int(float64(w) * (1 - cutBand) / 2)
+	x0, x1 := b.Min.X+inset, b.Max.X-inset
+	limit := b.Max.Y + int(footMax*float64(w))
+	if x1-x0 < 2 || limit+step > f.h {
+		return segment{}, false
+	}
+	middle := func(y0, y1 int) lab { m, _ := f.medianLab(image.Rect(x0, y0, x1, y1)); return m }
+	// The first band may hold the edge between the box's lowest run and the foot.
+	ref := middle(b.Max.Y+step, b.Max.Y+2*step)
+	y := b.Max.Y + 2*step
+	for y < limit && labDist(middle(y, y+step), ref) <= cutDE {
+		y += step
+	}
+	if y >= limit || y-b.Max.Y < band {
+		return segment{}, false
+	}
+	near, far := int(footSide[0]*float64(w)), int(footSide[1]*float64(w))
+	var sides []lab
+	if room[0] > far && b.Min.X-far >= 0 {
+		m, _ := f.medianLab(image.Rect(b.Min.X-far, b.Max.Y, b.Min.X-near, y))
+		sides = append(sides, m)
+	}
+	if room[1] > far && b.Max.X+far <= f.w {
+		m, _ := f.medianLab(image.Rect(b.Max.X+near, b.Max.Y, b.Max.X+far, y))
+		sides = append(sides, m)
+	}
+	if len(sides) == 0 || far-near < 2 || slices.ContainsFunc(sides, func(bg lab) bool { return deltaE(bg, ref) < liquidDE }) {
+		return segment{}, false
+	}
+	return segment{y0: b.Max.Y, y1: y, color: ref, liquid: true}, true
+}
+
+// footMax is how far below its box a bulb's run may end, a share of the box's width (a bulb
+// of radius r under walls r/bulb apart reaches about 2r below them); footSide is the strip
+// beside the box, as shares of its width, that shows the background beside a bulb.
+var (
+	footMax  = 1.5
+	footSide = [2]float64{0.25, 0.5}
+)
+
 // cutBottom extends box b down, where the liquid in it reaches its bottom edge, when the
 // liquid goes on below it: a box whose outline the edges closed short (a textured hidden run,
 // a holder against the tube's foot) cuts the bottom units off, alike in every tube, and the
@@ -982,17 +1092,17 @@ func (f *frame) raiseLids(cols []column, rows []int, cut bool) int {
 		start += n
 		// A cork stands above a complete tube's liquid, so above every other tube's: a run
 		// at the top of a box holding liquid that starts no higher than another tube's
-		// liquid is the top layer of a tube whose box was cut at it, unless it looks like
-		// the top run of such a tube (a band of glass over the liquid, taken for liquid in
-		// a taller box).
+		// liquid (under a run at its box's top or not) is the top layer of a tube whose box
+		// was cut at it, unless it looks like the top run of such a tube (a band of glass
+		// over the liquid, taken for liquid in a taller box).
 		for _, i := range with {
 			c := cols[i]
 			if c.empty() {
 				continue
 			}
 			reached, alike := false, false
-			for _, j := range bare {
-				if o := cols[j]; o.top <= c.lid.y0+lidMargin(c.box) {
+			for j := start - n; j < start; j++ {
+				if o := cols[j]; j != i && !o.empty() && !o.curtain && o.top <= c.lid.y0+lidMargin(c.box) {
 					reached = true
 					alike = alike || deltaE(o.runs[len(o.runs)-1], c.lid.color) < lidDE
 				}

@@ -277,11 +277,58 @@ func (f *frame) layouts(cands []image.Rectangle) []tubeLayout {
 
 // withCurtains completes a layout with the covered tubes found in its rows' rhythm.
 func (f *frame) withCurtains(cue string, rows [][]image.Rectangle, cands []image.Rectangle, pale bool) tubeLayout {
+	rows = dropTwinRows(rows)
 	curtains := f.findCurtains(rows, cands, pale)
 	for i := range curtains {
 		curtains[i].box = f.clip(curtains[i].box)
 	}
 	return tubeLayout{cue: cue, rows: rows, curtains: curtains, pale: pale}
+}
+
+// dropTwinRows takes out of rows of fewer boxes the boxes that cover half of a box of a fuller
+// row or more (or half of theirs): one tube found twice, once by its walls and once by a wider
+// or lower part of its outline (a bulb), in a row of its own. Rows left empty go.
+func dropTwinRows(rows [][]image.Rectangle) [][]image.Rectangle {
+	area := func(r image.Rectangle) int { return r.Dx() * r.Dy() }
+	twin := func(b image.Rectangle, i int) bool {
+		for j, row := range rows {
+			if j == i || len(row) < len(rows[i]) || (len(row) == len(rows[i]) && j > i) {
+				continue
+			}
+			for _, o := range row {
+				if in := o.Intersect(b); !in.Empty() && 2*area(in) >= min(area(o), area(b)) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	var drop [][]bool
+	found := false
+	for i, row := range rows {
+		d := make([]bool, len(row))
+		for k, b := range row {
+			d[k] = twin(b, i)
+			found = found || d[k]
+		}
+		drop = append(drop, d)
+	}
+	if !found {
+		return rows
+	}
+	var out [][]image.Rectangle
+	for i, row := range rows {
+		var kept []image.Rectangle
+		for k, b := range row {
+			if !drop[i][k] {
+				kept = append(kept, b)
+			}
+		}
+		if len(kept) > 0 {
+			out = append(out, kept)
+		}
+	}
+	return out
 }
 
 // read tries every layout and keeps the best reading: one the rules verify, the most
@@ -683,6 +730,7 @@ func (f *frame) readLayout(l *tubeLayout, r *Reading, out *[]column) error {
 	}
 	l.cut = f.raiseLids(cols, rowLens, l.raiseCut)
 	f.extendCutBottoms(cols, rooms, rowLens)
+	f.extendBulbs(cols, rooms, rowLens)
 	f.dropGlassTops(cols, rooms)
 	*out = cols
 	if !slices.ContainsFunc(cols, func(c column) bool { return !c.empty() }) {

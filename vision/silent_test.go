@@ -195,3 +195,26 @@ func TestStackedHalves(t *testing.T) {
 		}
 	}
 }
+
+// TestDropTwinRows: a box in a row of its own that covers half of a box of a fuller row is
+// that tube found again (a bulb's round outline under its walls) and goes; boxes that only
+// touch, or rows of one size side by side, stay.
+func TestDropTwinRows(t *testing.T) {
+	tube := func(x, y int) image.Rectangle { return image.Rect(x, y, x+23, y+75) }
+	row := []image.Rectangle{tube(60, 634), tube(109, 634), tube(159, 634)}
+	for _, tc := range []struct {
+		name string
+		rows [][]image.Rectangle
+		want [][]image.Rectangle
+	}{
+		{"bulb outline in its own row", [][]image.Rectangle{row, {image.Rect(57, 642, 88, 709)}}, [][]image.Rectangle{row}},
+		{"twin row first", [][]image.Rectangle{{image.Rect(57, 642, 88, 709)}, row}, [][]image.Rectangle{row}},
+		{"a row below", [][]image.Rectangle{row, {tube(60, 720)}}, [][]image.Rectangle{row, {tube(60, 720)}}},
+		{"touching only", [][]image.Rectangle{row, {image.Rect(83, 634, 100, 709)}}, [][]image.Rectangle{row, {image.Rect(83, 634, 100, 709)}}},
+	} {
+		got := dropTwinRows(tc.rows)
+		if !slices.EqualFunc(got, tc.want, func(a, b []image.Rectangle) bool { return slices.Equal(a, b) }) {
+			t.Errorf("%s: got %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
