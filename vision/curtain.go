@@ -34,9 +34,10 @@ const (
 	curtainOffBeat   = 0.25
 	curtainSpan      = 0.6
 	curtainHeightTol = 0.3
-	lanternLowest    = 0.8 // a lantern ends above this share of its box's height
-	lanternTall      = 0.4 // a pale lantern, told by its colour alone, is at most this share of the cloth's height
-	sameClothDE      = 5   // two curtains' cloths this close are one game's cloth
+	lanternLowest    = 0.8  // a lantern ends above this share of its box's height
+	lanternSide      = 0.05 // a pale lantern stands clear of this share of its box's width on each side
+	lanternTall      = 0.4  // a pale lantern, told by its colour alone, is at most this share of the cloth's height
+	sameClothDE      = 5    // two curtains' cloths this close are one game's cloth
 )
 
 // curtain is a covered tube: its box, the colour its lantern shows and its cloth's.
@@ -242,8 +243,10 @@ func (f *frame) findLantern(box image.Rectangle, mode lanternMode) lanternSeen {
 	}
 	cloth, _ := f.medianLab(r)
 	// Background from just above the box: beside it may stand another curtain.
+	// (Not for a cloth known from a curtain found elsewhere: a lid's grey may match the
+	// background above it.)
 	above, ok := f.medianLab(image.Rect(box.Min.X, box.Min.Y-max(2, box.Dy()/8), box.Max.X, box.Min.Y-1))
-	if !ok || deltaE(cloth, above) < liquidDE {
+	if mode != knownCloth && (!ok || deltaE(cloth, above) < liquidDE) {
 		return lanternSeen{} // mostly background: an empty part of a tube, not cloth
 	}
 	// Most boxes are tubes of several layers: a quick look at every other pixel of every other
@@ -295,7 +298,10 @@ look:
 	}
 	// A pale lantern (white, grey, a pastel) on a saturated cloth stands out by its colour,
 	// not its saturation: the colours most unlike the cloth, one group at a time, in a group
-	// as compact as a lantern.
+	// as compact as a lantern, clear of the box's sides (where the background shows beside a
+	// lid's rounded panel, and the panel's rim runs down).
+	side := max(1, int(lanternSide*float64(r.Dx())))
+	px = slices.DeleteFunc(px, func(p pixel) bool { return p.x < r.Min.X+side || p.x >= r.Max.X-side })
 	// Sorted by keys worked out once: a CIEDE2000 difference in the comparison would be worked
 	// out twice per comparison, for thousands of pixels.
 	type far struct {
