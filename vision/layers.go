@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"cmp"
 	"image"
 	"slices"
 
@@ -455,6 +456,19 @@ const (
 // units always fit more (a third of a unit fits whatever a unit fits), so the answer is the
 // largest candidate that scores nearly as well as the best. It returns the unit and the share of evidence it misfits.
 func unitHeight(cols []column) (unit, misfit float64) {
+	fits := unitHeights(cols)
+	return fits[0].unit, fits[0].misfit
+}
+
+// unitFit is a unit height and the share of the evidence it misfits.
+type unitFit struct{ unit, misfit float64 }
+
+// unitHeights is unitHeight's unit first, then up to maxAltUnits other units the evidence
+// supports nearly as well (altScore of the best score or more), best supported first, each
+// apart from the others by altUnitGap of its height or more: where the first breaks the
+// rules, one of them may keep them (the readings of each are checked alike).
+func unitHeights(cols []column) []unitFit {
+	var unit float64
 	var gaps, heights, tops []float64
 	var runs []glyphRun
 	for _, c := range cols {
@@ -476,7 +490,7 @@ func unitHeight(cols []column) (unit, misfit float64) {
 		tops = nil
 	}
 	if len(heights) == 0 {
-		return 0, 1
+		return []unitFit{{0, 1}}
 	}
 	fitsGap := func(g, u float64) bool {
 		k := math.Round(g / u)
@@ -585,29 +599,57 @@ func unitHeight(cols []column) (unit, misfit float64) {
 		}
 	}
 	// Refine on the gaps that fit, which carry no meniscus; failing those, the heights.
-	var sum, units float64
-	for _, g := range gaps {
-		if fitsGap(g, unit) {
-			sum, units = sum+g, units+math.Round(g/unit)
-		}
-	}
-	for _, g := range runs {
-		if fitsRun(g, unit) {
-			sum, units = sum+g.height, units+float64(g.n)
-		}
-	}
-	if units < 2 {
-		for _, h := range heights {
-			if fitsHeight(h, unit) {
-				sum, units = sum+h, units+math.Round(h/unit-meniscusBias)
+	refine := func(unit float64) float64 {
+		var sum, units float64
+		for _, g := range gaps {
+			if fitsGap(g, unit) {
+				sum, units = sum+g, units+math.Round(g/unit)
 			}
 		}
+		for _, g := range runs {
+			if fitsRun(g, unit) {
+				sum, units = sum+g.height, units+float64(g.n)
+			}
+		}
+		if units < 2 {
+			for _, h := range heights {
+				if fitsHeight(h, unit) {
+					sum, units = sum+h, units+math.Round(h/unit-meniscusBias)
+				}
+			}
+		}
+		if units > 0 {
+			return sum / units
+		}
+		return unit
 	}
-	if units > 0 {
-		unit = sum / units
+	unit = refine(unit)
+	fits := []unitFit{{unit, 1 - score(unit)/whole}}
+	slices.SortStableFunc(cands, func(a, b cand) int {
+		if a.score != b.score {
+			return cmp.Compare(b.score, a.score)
+		}
+		return cmp.Compare(b.u, a.u)
+	})
+	for _, c := range cands {
+		if len(fits) > maxAltUnits || c.score < altScore*bestScore {
+			break
+		}
+		u := refine(c.u)
+		if slices.ContainsFunc(fits, func(f unitFit) bool { return math.Abs(f.unit-u) < altUnitGap*max(f.unit, u) }) {
+			continue
+		}
+		fits = append(fits, unitFit{u, 1 - score(u)/whole})
 	}
-	return unit, 1 - score(unit)/whole
+	return fits
 }
+
+// Other units tried where the first breaks the rules (unitHeights).
+const (
+	maxAltUnits = 2
+	altScore    = 0.75
+	altUnitGap  = 0.1
+)
 
 // Unit fitting. A gap between colour changes fits a unit when it is within gapFit of a whole
 // number of units. A column's height fits when, less meniscusBias of a unit, it is a whole

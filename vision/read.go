@@ -207,6 +207,22 @@ type hypothesis struct {
 	stray   int               // empty boxes in rows beside the board (withoutStrayRows)
 }
 
+// clone is a copy of the reading whose reasons and tubes change apart from r's.
+func (r *Reading) clone() Reading {
+	c := *r
+	c.Reasons, c.Tubes = slices.Clone(r.Reasons), slices.Clone(r.Tubes)
+	return c
+}
+
+// cloneColumns is a copy of the columns whose slices change apart from cols'.
+func cloneColumns(cols []column) []column {
+	out := slices.Clone(cols)
+	for i := range out {
+		out[i].bounds, out[i].runs, out[i].glyphGaps = slices.Clone(out[i].bounds), slices.Clone(out[i].runs), slices.Clone(out[i].glyphGaps)
+	}
+	return out
+}
+
 // verified reports whether the reading keeps every rule of a level with confidence.
 func (h *hypothesis) verified() bool { return h.err == nil }
 
@@ -736,7 +752,28 @@ func (f *frame) readLayout(l *tubeLayout, r *Reading, out *[]column) error {
 	if !slices.ContainsFunc(cols, func(c column) bool { return !c.empty() }) {
 		return solver.Errorf(solver.CodeNoPuzzle, "no water-sort level found: %d tube-shaped outlines but no liquid in any", len(boxes))
 	}
-	unit, misfit := unitHeight(cols)
+	fits := unitHeights(cols)
+	before, plain := r.clone(), cloneColumns(cols)
+	err := f.readAtUnit(l, r, cols, rooms, fits[0])
+	if err == nil || solver.ErrorCode(err) != solver.CodeLowConfidence || r.Level == nil || r.Level.HasHidden() || r.Level.HasCurtains() {
+		return err
+	}
+	// The unit the evidence favours broke the rules: a unit nearly as well supported may
+	// keep them, where every unit is in view and the counts check every colour.
+	for _, fit := range fits[1:] {
+		rr, cc := before.clone(), cloneColumns(plain)
+		if f.readAtUnit(l, &rr, cc, rooms, fit) == nil && !rr.Level.HasHidden() {
+			*r, *out = rr, cc
+			return nil
+		}
+	}
+	return err
+}
+
+// readAtUnit reads the columns in units of fit.unit: the units per tube, their colours, and
+// the level they make, checked.
+func (f *frame) readAtUnit(l *tubeLayout, r *Reading, cols []column, rooms [][2]int, fit unitFit) error {
+	unit, misfit := fit.unit, fit.misfit
 	_, unseen := raisePaleTops(cols, unit, f.glassSeen, l.raiseUnseen)
 	l.unseen = len(unseen)
 	if !oneColour(cols, unseen) {
