@@ -885,9 +885,15 @@ const paleMatchDE = 7
 // round foot cut where the walls end): the liquid then ends a sliver above the box's bottom,
 // and the foot read again holds one run more, under the same ones.
 func (f *frame) extendCutBottoms(cols []column, rooms [][2]int, rows []int) {
+	eachRow(cols, rooms, rows, f.extendRow)
+}
+
+// eachRow calls fn with the columns of each row and the free room beside them (rows of n
+// columns each, in order).
+func eachRow(cols []column, rooms [][2]int, rows []int, fn func([]column, [][2]int)) {
 	start := 0
 	for _, n := range rows {
-		f.extendRow(cols[start:start+n], rooms[start:start+n])
+		fn(cols[start:start+n], rooms[start:start+n])
 		start += n
 	}
 }
@@ -941,11 +947,7 @@ func (f *frame) extendRow(cols []column, rooms [][2]int) {
 // bottoms, and the tubes are drawn alike) and, where three columns or more hold liquid, come
 // in minLidColors colours or more: a holder or a stand under every tube is one colour.
 func (f *frame) extendBulbs(cols []column, rooms [][2]int, rows []int) {
-	start := 0
-	for _, n := range rows {
-		f.bulbRow(cols[start:start+n], rooms[start:start+n])
-		start += n
-	}
+	eachRow(cols, rooms, rows, f.bulbRow)
 }
 
 // bulbRow is extendBulbs on one row.

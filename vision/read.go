@@ -759,8 +759,15 @@ func (f *frame) readLayout(l *tubeLayout, r *Reading, out *[]column) error {
 		return err
 	}
 	// The unit the evidence favours broke the rules: a unit nearly as well supported may
-	// keep them, where every unit is in view and the counts check every colour.
+	// keep them, where every unit is in view and the counts check every colour. Not a
+	// smaller unit where the favoured one keeps the count rule (refused for a doubt, such as
+	// tubes too short to deal): a fraction of a unit splits every run alike, so it keeps the
+	// rule too, and the rule cannot tell the two apart.
+	broken := r.Level.Validate() != nil
 	for _, fit := range fits[1:] {
+		if fit.unit < fits[0].unit && !broken {
+			continue
+		}
 		rr, cc := before.clone(), cloneColumns(plain)
 		if f.readAtUnit(l, &rr, cc, rooms, fit) == nil && !rr.Level.HasHidden() {
 			*r, *out = rr, cc

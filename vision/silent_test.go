@@ -92,6 +92,7 @@ func TestOnceSilentlyWrong(t *testing.T) {
 		{20261286784193, false, "a photo of tubes whose boxes start at their liquid's top: their top layers, taken for corks, raised, but the complete tubes, one run from box top to bottom, left empty; the counts keep without them (raiseLids raises those too now)"},
 		{89000413, false, "a photo of a mystery board of discs with \"?\", a tube missed at a row's start: its discs, narrower there than the boxes found, matched only as narrow regions one above another (refused by stackedHalves)"},
 		{91000424, false, "a bokeh light between outlines, read as a tube of one colour no other tube holds, read empty instead, a tube more than the level has (loneFeet reads a tube empty only where it looks like an empty tube)"},
+		{20261289783974, false, "a small board of four full tubes read as tubes of 2, refused as too short to deal, then read in half the unit as tubes of 4 that keep the rules as well (a smaller unit is tried only where the favoured one breaks the count rule)"},
 		{85000484, false, "a staggered mystery board of discs with \"?\" read as its first row and one tube of the second: the discs' glare-lit boxes matched no cell outside the tubes (refused by unevenRows)"},
 	} {
 		scene, err := render.Random(tc.seed)
