@@ -952,6 +952,12 @@ func (f *frame) extendBulbs(cols []column, rooms [][2]int, rows []int) {
 
 // bulbRow is extendBulbs on one row.
 func (f *frame) bulbRow(cols []column, rooms [][2]int) {
+	// (The liquid's bottoms first: the look below the boxes is the costly part.)
+	if slices.ContainsFunc(cols, func(c column) bool {
+		return !c.empty() && !c.curtain && c.bottom < c.box.Max.Y-max(2, c.box.Dx()/4)
+	}) {
+		return
+	}
 	var liquid []int
 	var feet []segment
 	for i, c := range cols {
@@ -967,7 +973,7 @@ func (f *frame) bulbRow(cols []column, rooms [][2]int) {
 			}
 			continue
 		}
-		if c.bottom < c.box.Max.Y-max(2, c.box.Dx()/4) || !ok {
+		if !ok {
 			return
 		}
 		liquid, feet = append(liquid, i), append(feet, s)
