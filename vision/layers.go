@@ -898,6 +898,10 @@ func eachRow(cols []column, rooms [][2]int, rows []int, fn func([]column, [][2]i
 	}
 }
 
+// reachesBottom reports whether a column's liquid reaches its box's bottom edge, within a
+// quarter of the box's width (a short run there is no run of its own).
+func reachesBottom(c column) bool { return c.bottom >= c.box.Max.Y-max(2, c.box.Dx()/4) }
+
 // extendRow is extendCutBottoms on one row.
 func (f *frame) extendRow(cols []column, rooms [][2]int) {
 	var liquid []int
@@ -905,7 +909,7 @@ func (f *frame) extendRow(cols []column, rooms [][2]int) {
 		if c.empty() || c.curtain {
 			continue
 		}
-		if c.bottom < c.box.Max.Y-max(2, c.box.Dx()/4) {
+		if !reachesBottom(c) {
 			return // this tube's liquid ends above its box's bottom: its box was not cut
 		}
 		liquid = append(liquid, i)
@@ -941,7 +945,7 @@ func (f *frame) extendRow(cols []column, rooms [][2]int) {
 // extendBulbs adds to each column of a row the run in the bulb under its box, row by row
 // (rows of n boxes each, in order), when every column of the row holding liquid reaches its
 // box's bottom and, right below it, shows a run of one colour unlike the background beside
-// the tube (footSide of the box's width out, clear of a bulb), that ends within footMax box
+// the tube (footNear to footFar of the box's width out, clear of a bulb), that ends within footMax box
 // widths: a bulb wider than the tube, round under its walls, is outside the box found
 // round them, and holds the lowest unit. The runs must end alike (liquid rests on the
 // bottoms, and the tubes are drawn alike) and, where three columns or more hold liquid, come
@@ -953,9 +957,7 @@ func (f *frame) extendBulbs(cols []column, rooms [][2]int, rows []int) {
 // bulbRow is extendBulbs on one row.
 func (f *frame) bulbRow(cols []column, rooms [][2]int) {
 	// (The liquid's bottoms first: the look below the boxes is the costly part.)
-	if slices.ContainsFunc(cols, func(c column) bool {
-		return !c.empty() && !c.curtain && c.bottom < c.box.Max.Y-max(2, c.box.Dx()/4)
-	}) {
+	if slices.ContainsFunc(cols, func(c column) bool { return !c.empty() && !c.curtain && !reachesBottom(c) }) {
 		return
 	}
 	var liquid []int
@@ -1005,7 +1007,7 @@ func (f *frame) bulbRow(cols []column, rooms [][2]int) {
 // footBelow is the run right below box b, along its middle cutBand: its colour (the median
 // of its second band) and where it ends. It reports false unless the run is at least a band
 // (a quarter of the box's width) tall, ends within footMax of the box's width, and stands
-// liquidDE or more from the background footSide of the width beside the box (in the free
+// liquidDE or more from the background footNear to footFar of the width beside the box (in the free
 // room there).
 func (f *frame) footBelow(b image.Rectangle, room [2]int) (segment, bool) {
 	w := b.Dx()
@@ -1026,7 +1028,7 @@ func (f *frame) footBelow(b image.Rectangle, room [2]int) (segment, bool) {
 	if y >= limit || y-b.Max.Y < band {
 		return segment{}, false
 	}
-	near, far := int(footSide[0]*float64(w)), int(footSide[1]*float64(w))
+	near, far := int(footNear*float64(w)), int(footFar*float64(w))
 	var sides []lab
 	if room[0] > far && b.Min.X-far >= 0 {
 		m, _ := f.medianLab(image.Rect(b.Min.X-far, b.Max.Y, b.Min.X-near, y))
@@ -1043,11 +1045,12 @@ func (f *frame) footBelow(b image.Rectangle, room [2]int) (segment, bool) {
 }
 
 // footMax is how far below its box a bulb's run may end, a share of the box's width (a bulb
-// of radius r under walls r/bulb apart reaches about 2r below them); footSide is the strip
-// beside the box, as shares of its width, that shows the background beside a bulb.
-var (
+// of radius r under walls r/bulb apart reaches about 2r below them); footNear to footFar is
+// the strip beside the box, as shares of its width, that shows the background beside a bulb.
+const (
 	footMax  = 1.5
-	footSide = [2]float64{0.25, 0.5}
+	footNear = 0.25
+	footFar  = 0.5
 )
 
 // cutBottom extends box b down, where the liquid in it reaches its bottom edge, when the
@@ -1131,12 +1134,12 @@ func (f *frame) raiseLids(cols []column, rows []int, cut bool) int {
 	for _, n := range rows {
 		var with []int
 		var lids []lab
-		var bare []int // columns holding liquid with no run at the top
+		bare := 0 // columns holding liquid with no run at the top
 		for i := start; i < start+n; i++ {
 			if c := cols[i]; c.lid.y1 > 0 {
 				with, lids = append(with, i), append(lids, c.lid.color)
 			} else if !c.empty() {
-				bare = append(bare, i)
+				bare++
 			}
 		}
 		start += n
@@ -1150,14 +1153,14 @@ func (f *frame) raiseLids(cols []column, rows []int, cut bool) int {
 			if c.empty() {
 				continue
 			}
-			reached, alike := false, false
+			reached, likeTop := false, false
 			for j := start - n; j < start; j++ {
 				if o := cols[j]; j != i && !o.empty() && !o.curtain && o.top <= c.lid.y0+lidMargin(c.box) {
 					reached = true
-					alike = alike || deltaE(o.runs[len(o.runs)-1], c.lid.color) < lidDE
+					likeTop = likeTop || deltaE(o.runs[len(o.runs)-1], c.lid.color) < lidDE
 				}
 			}
-			if reached && !alike {
+			if reached && !likeTop {
 				cuts = append(cuts, i)
 			}
 		}
@@ -1165,7 +1168,7 @@ func (f *frame) raiseLids(cols []column, rows []int, cut bool) int {
 		case len(lids) < 2:
 		case widestPair(lids) < lidDE:
 			alike = append(alike, with)
-		case len(bare) == 0 && distinctColors(lids, lidDE) >= minLidColors:
+		case bare == 0 && distinctColors(lids, lidDE) >= minLidColors:
 			differ = append(differ, with)
 		}
 	}

@@ -319,28 +319,9 @@ func dropTwinRows(rows [][]image.Rectangle) [][]image.Rectangle {
 		}
 		return false
 	}
-	var drop [][]bool
-	found := false
-	for i, row := range rows {
-		d := make([]bool, len(row))
-		for k, b := range row {
-			d[k] = twin(b, i)
-			found = found || d[k]
-		}
-		drop = append(drop, d)
-	}
-	if !found {
-		return rows
-	}
 	var out [][]image.Rectangle
 	for i, row := range rows {
-		var kept []image.Rectangle
-		for k, b := range row {
-			if !drop[i][k] {
-				kept = append(kept, b)
-			}
-		}
-		if len(kept) > 0 {
+		if kept := slices.DeleteFunc(slices.Clone(row), func(b image.Rectangle) bool { return twin(b, i) }); len(kept) > 0 {
 			out = append(out, kept)
 		}
 	}
@@ -753,9 +734,13 @@ func (f *frame) readLayout(l *tubeLayout, r *Reading, out *[]column) error {
 		return solver.Errorf(solver.CodeNoPuzzle, "no water-sort level found: %d tube-shaped outlines but no liquid in any", len(boxes))
 	}
 	fits := unitHeights(cols)
-	before, plain := r.clone(), cloneColumns(cols)
+	var before Reading
+	var plain []column
+	if len(fits) > 1 { // (reading the favoured unit changes both)
+		before, plain = r.clone(), cloneColumns(cols)
+	}
 	err := f.readAtUnit(l, r, cols, rooms, fits[0])
-	if err == nil || solver.ErrorCode(err) != solver.CodeLowConfidence || r.Level == nil || r.Level.HasHidden() || r.Level.HasCurtains() {
+	if len(fits) == 1 || err == nil || solver.ErrorCode(err) != solver.CodeLowConfidence || r.Level == nil || r.Level.HasHidden() || r.Level.HasCurtains() {
 		return err
 	}
 	// The unit the evidence favours broke the rules: a unit nearly as well supported may

@@ -262,11 +262,13 @@ func (f *frame) dropGlassTops(cols []column, rooms [][2]int) {
 	// Glass lies over the liquid, never under it: a top that some tube shows under another
 	// layer is a liquid's colour. (Alike within buriedDE: hidden boxes, grey as the glass
 	// can be, lie near it.)
-	buried := slices.ContainsFunc(cols, func(c column) bool {
-		return !c.curtain && len(c.runs) > 1 && slices.ContainsFunc(c.runs[:len(c.runs)-1], func(r lab) bool { return deltaE(r, shared) < buriedDE })
-	})
+	buried := func() bool {
+		return slices.ContainsFunc(cols, func(c column) bool {
+			return !c.curtain && len(c.runs) > 1 && slices.ContainsFunc(c.runs[:len(c.runs)-1], func(r lab) bool { return deltaE(r, shared) < buriedDE })
+		})
+	}
 	sharedWhole := false
-	if float64(len(sharing)) >= glassTopShare*float64(len(sampled)) && !buried && glassy() {
+	if float64(len(sharing)) >= glassTopShare*float64(len(sampled)) && !buried() && glassy() {
 		glasses = append(glasses, shared)
 		// A tube that is one layer up to its top holds capacity units; were the shared top
 		// liquid, the tubes where it lies over other layers would add more of that colour
