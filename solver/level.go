@@ -148,9 +148,21 @@ func (l *Level) Solved() bool {
 	return true
 }
 
+// Complete reports the first tube that holds colour c complete (Capacity units of it, alone),
+// or -1.
+func (l *Level) Complete(c Color) int {
+	for i, t := range l.Tubes {
+		if len(t) == l.Capacity && !slices.ContainsFunc(t, func(u Color) bool { return u != c }) {
+			return i
+		}
+	}
+	return -1
+}
+
 // Validate checks the level against the rules: a capacity and tube count the encoding holds,
-// no tube over capacity, and every colour with exactly Capacity units (at most Capacity when
-// units are hidden, with the hidden units making up the difference).
+// no tube over capacity, every colour with exactly Capacity units (at most Capacity when
+// units are hidden, with the hidden units making up the difference), and no curtain waiting
+// for a colour already complete (it opens when its colour is).
 func (l *Level) Validate() error {
 	if l.Capacity < 1 {
 		return Errorf(CodeInvalidLevel, "capacity %d is out of range: it must be at least 1", l.Capacity)
@@ -178,6 +190,8 @@ func (l *Level) Validate() error {
 			return Errorf(CodeInvalidLevel, "tube %d's curtain has unknown colour id %d", i+1, c)
 		case len(l.Tubes[i]) > 0:
 			return Errorf(CodeInvalidLevel, "tube %d is behind a curtain but lists units", i+1)
+		case l.Complete(c) >= 0:
+			return Errorf(CodeInvalidLevel, "tube %d's curtain waits for %q, complete in tube %d: it would be open", i+1, abbreviate(l.Names[c]), l.Complete(c)+1)
 		default:
 			curtainColor[c] = true
 		}

@@ -189,6 +189,16 @@ func TestCurtains(t *testing.T) {
 			t.Errorf("%s: got %v, want invalid_level", bad, err)
 		}
 	}
+	// A curtain opens when its colour is complete: one waiting for a colour complete in view
+	// cannot be drawn (hidden units or no).
+	for _, bad := range []string{"2: curtain:a | a a | b b |", "2: curtain:a | ? b | a a | b |"} {
+		if _, err := ParseLevel([]byte(bad)); ErrorCode(err) != CodeInvalidLevel || !strings.Contains(err.Error(), "would be open") {
+			t.Errorf("%s: got %v, want invalid_level: the curtain would be open", bad, err)
+		}
+	}
+	if _, err := ParseLevel([]byte("2: curtain:a | a b | a b |")); err != nil {
+		t.Errorf("a curtain waiting for a colour in view but not complete: %v", err)
+	}
 }
 
 func TestPendingUnitRoundTrips(t *testing.T) {

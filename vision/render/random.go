@@ -321,7 +321,8 @@ func hide(r *rand.Rand, l *solver.Level) {
 }
 
 // cover puts 1–3 tubes behind curtains, each opening when a colour still shown elsewhere is
-// complete; it reports false (and leaves l alone) when no such choice keeps the level valid.
+// complete (never one complete already: its curtain would be open, and Validate refuses the
+// level); it reports false (and leaves l alone) when no such choice keeps the level valid.
 func cover(r *rand.Rand, l *solver.Level) bool {
 	if l.Colors() == 0 {
 		return false
