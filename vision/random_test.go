@@ -75,6 +75,7 @@ type sceneResult struct {
 	factors    map[string]string
 	took       time.Duration
 	why        string
+	doubts     string // the returned reading's reasons, numbers and colour names blanked
 }
 
 // sceneSeed spreads scene i of a run over the seed space; puzzles and non-puzzles differ.
@@ -107,6 +108,7 @@ func readScene(t testing.TB, seed uint64, noPuzzle bool, fixed map[string]string
 	if r != nil && r.Level != nil {
 		res.confidence = r.Confidence
 		res.right = !res.noPuzzle && r.Level.Canonical() == sc.Truth.Level.Canonical()
+		res.doubts = blank(strings.Join(r.Reasons, " + "))
 	}
 	// A position already finished is nothing to solve: refusing it as no_puzzle is right. One
 	// whose every uncovered tube is full allows no pour, a covered tube taking none either
@@ -268,7 +270,7 @@ func (s summary) report(results []sceneResult) []string {
 	reasons := map[string]int{}
 	for _, r := range results {
 		if !r.noPuzzle && r.outcome == refused {
-			reasons[names.ReplaceAllString(digits.ReplaceAllString(r.why, "#"), `"C"`)]++
+			reasons[blank(r.why)]++
 		}
 	}
 	type reason struct {
@@ -285,6 +287,35 @@ func (s summary) report(results []sceneResult) []string {
 			break
 		}
 		lines = append(lines, fmt.Sprintf("refused %4d× %s", r.n, r.why))
+	}
+	// The confidence cut's other side: the readings returned without an error, grouped by
+	// their reasons, so that a doubt that passes wrong readings shows.
+	type passed struct{ right, wrong int }
+	byDoubts := map[string]*passed{}
+	for _, r := range results {
+		if r.noPuzzle || r.code != "" || r.confidence == 0 {
+			continue
+		}
+		if byDoubts[r.doubts] == nil {
+			byDoubts[r.doubts] = &passed{}
+		}
+		if r.right {
+			byDoubts[r.doubts].right++
+		} else {
+			byDoubts[r.doubts].wrong++
+		}
+	}
+	doubts := make([]string, 0, len(byDoubts))
+	for d := range byDoubts {
+		doubts = append(doubts, d)
+	}
+	sort.Strings(doubts)
+	for _, d := range doubts {
+		p, label := byDoubts[d], d
+		if label == "" {
+			label = "(no reasons)"
+		}
+		lines = append(lines, fmt.Sprintf("passed %4d right %3d wrong: %s", p.right, p.wrong, label))
 	}
 	lines = append(lines, fmt.Sprintf("%-26s %6s %7s %8s %7s", "factor=value (puzzles)", "scenes", "exact%", "refused", "silent"))
 	type tally struct{ n, exact, refused, silent int }
@@ -322,8 +353,14 @@ func (s summary) report(results []sceneResult) []string {
 	return lines
 }
 
-// digits matches the numbers in a message, so that refusals group by their reason.
+// digits matches the numbers in a message, names its colour names, so that messages group by
+// their reason.
 var digits, names = regexp.MustCompile(`[0-9]+(\.[0-9]+)?`), regexp.MustCompile(`"[a-z-]+"`)
+
+// blank blanks a message's numbers and colour names.
+func blank(why string) string {
+	return names.ReplaceAllString(digits.ReplaceAllString(why, "#"), `"C"`)
+}
 
 func factorList(f map[string]string) string {
 	keys := make([]string, 0, len(f))
