@@ -291,7 +291,7 @@ func (f *frame) dropGlassTops(cols []column, rooms [][2]int) {
 		}
 	}
 	isGlass := func(i int) bool {
-		if twins[i] {
+		if twins[i] || f.noSurface(cols[i]) {
 			return true
 		}
 		// A tube that is all one colour is taken for an empty one only on glass seen
@@ -319,6 +319,40 @@ func (f *frame) dropGlassTops(cols []column, rooms [][2]int) {
 		}
 	}
 }
+
+// noSurface reports whether the top run of column c begins with no surface: a liquid's top
+// is an edge, its colour changing at once from the glass above it, while tinted glass over a
+// background that darkens or lightens down the tube changes by degrees, and the change
+// found there is no edge. Over the surfaceRows rows on each side of the top, the colour must
+// change by less than surfaceShare of the change from the room above to the run, and that
+// change be less than glassShiftDE: the glass moves with the background only part of its way,
+// and a larger change with no edge is something else (a glow over hidden boxes whose top was
+// missed).
+func (f *frame) noSurface(c column) bool {
+	room := c.top - c.box.Min.Y
+	if room <= 2*surfaceRows {
+		return false
+	}
+	below := c.bottom
+	if n := len(c.bounds); n > 0 {
+		below = c.bounds[n-1]
+	}
+	above, ok1 := f.medianLab(centreStrip(c.box, c.top-room/2, c.top-1))
+	run, ok2 := f.medianLab(centreStrip(c.box, c.top, below))
+	over, ok3 := f.medianLab(centreStrip(c.box, c.top-surfaceRows, c.top-1))
+	under, ok4 := f.medianLab(centreStrip(c.box, c.top+1, c.top+surfaceRows))
+	if !ok1 || !ok2 || !ok3 || !ok4 {
+		return false
+	}
+	shift := deltaE(above, run)
+	return shift < glassShiftDE && deltaE(over, under) < surfaceShare*shift
+}
+
+const (
+	surfaceRows  = 4
+	surfaceShare = 0.35
+	glassShiftDE = 20
+)
 
 // glassTopShare is the share of tubes whose top layer must look alike, reaching within
 // glassReach of the tube's height from its top, for it to be taken for the glass when no

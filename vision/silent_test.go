@@ -110,6 +110,32 @@ func TestOnceSilentlyWrong(t *testing.T) {
 	}
 }
 
+// TestNoSurface reads scenes whose glass, over a background that darkens or lightens down the
+// tube, was read as liquid on top of a tube's liquid, silently: hidden units and covers left
+// the counts unchecked. A liquid's top is an edge; the glass changes by degrees.
+func TestNoSurface(t *testing.T) {
+	for _, tc := range []struct {
+		seed  uint64
+		cover string
+		kind  string
+	}{
+		{105000334, "curtain", "tinted glass over blobs, darker down a tube holding one unit, read as three units of a colour no other tube holds"},
+		{105000473, "lid", "frosted glass over a pink glow read as a pink unit over a tube's one yellow unit"},
+	} {
+		scene, err := render.RandomWith(tc.seed, map[string]string{"cover": tc.cover})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Read(scene.Data)
+		switch {
+		case err != nil:
+			t.Errorf("seed %d (%s): %v; want the level read exactly", tc.seed, tc.kind, err)
+		case r.Level.Canonical() != scene.Truth.Level.Canonical():
+			t.Errorf("seed %d (%s): silently wrong:\ngot  %s\nwant %s", tc.seed, tc.kind, r.Level.Compact(), scene.Truth.Level.Compact())
+		}
+	}
+}
+
 // TestWholeGlassTube: only a tube of one colour, found in no other tube, in the glass's tint is
 // taken for empty glass read as liquid.
 func TestWholeGlassTube(t *testing.T) {
