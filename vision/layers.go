@@ -1121,9 +1121,11 @@ const (
 //
 // A run at the top of a column holding liquid may also be the top layer of a tube whose box
 // alone was cut at its liquid's top: it starts no higher than another column's liquid in the
-// row that has glass above it, while a cork stands above every liquid. Such runs are raised
-// only with cut set (a hypothesis for the rules to check: a pop-up's button over a tube can
-// cut a box so too); raiseLids reports how many there are.
+// row that has glass above it, while a cork stands above every liquid. So may the one run of
+// a column read empty, reaching from its box's top to its bottom, when it looks like no glass
+// and no other such run: a tube full of one colour whose box was cut at its top. Such runs
+// are raised only with cut set (a hypothesis for the rules to check: a pop-up's button over
+// a tube can cut a box so too); raiseLids reports how many there are.
 func (f *frame) raiseLids(cols []column, rows []int, cut bool) int {
 	if !slices.ContainsFunc(cols, func(c column) bool { return c.lid.y1 > 0 }) {
 		return 0
@@ -1179,6 +1181,20 @@ func (f *frame) raiseLids(cols []column, rows []int, cut bool) int {
 	for _, with := range alike {
 		for _, i := range with {
 			glass = append(glass, cols[i].lid.color)
+		}
+	}
+	// A column read empty whose one run, from the box's top to its bottom, is like no glass
+	// and like no other such run (two alike are empty tubes of one tint) may be a tube full
+	// of one colour whose box was cut at its top: raised with the cut boxes, for the rules
+	// to check.
+	for i, c := range cols {
+		if !c.empty() || c.lid.y1 == 0 || slices.ContainsFunc(glass, func(g lab) bool { return deltaE(g, c.lid.color) < glassDE }) {
+			continue
+		}
+		if !slices.ContainsFunc(cols, func(o column) bool {
+			return o.box != c.box && o.empty() && o.lid.y1 > 0 && deltaE(o.lid.color, c.lid.color) < lidDE
+		}) {
+			cuts = append(cuts, i)
 		}
 	}
 	found := len(cuts)

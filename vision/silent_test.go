@@ -94,6 +94,7 @@ func TestOnceSilentlyWrong(t *testing.T) {
 		{20261289783974, false, "a small board of four full tubes read as tubes of 2, refused as too short to deal, then read in half the unit as tubes of 4 that keep the rules as well (a smaller unit is tried only where the favoured one breaks the count rule)"},
 		{20261290784032, false, "a curtain's lantern read from its gold frame, naming the one colour complete in view (refused: a curtain opens when its colour is complete, so none waits for a colour complete in view)"},
 		{20261290784180, false, "two sheets over bulbs, one badge read as the colour a full tube holds (refused as the curtain above)"},
+		{20261291784271, true, "a tube full of one colour, its box cut at its top, read empty: its one run, from the box's top to its bottom, taken for a cork, and the colour's four units gone with it leave the counts whole (raiseLids now raises such a run, like no glass and no other, as a hypothesis the rules check)"},
 		{85000484, false, "a staggered mystery board of discs with \"?\" read as its first row and one tube of the second: the discs' glare-lit boxes matched no cell outside the tubes (refused by unevenRows)"},
 	} {
 		scene, err := render.Random(tc.seed)
