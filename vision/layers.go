@@ -769,10 +769,12 @@ const stripeMargin = 2
 // colour near the background's is taken where it lies between other liquids).
 //
 // Runs in colours seen nowhere else, whole units under glass (the run above them looks like
-// the glass), may be a whole colour near the glass, missed, which leaves the counts intact:
+// the glass; behind gives the background beside a tube's rows y0..y1, for the glass over a
+// full tube, too thin to see), may be a whole colour near the glass, missed, which leaves the
+// counts intact:
 // with unseenToo they are raised too, for the count rule to check as any colour; without,
 // their tubes are returned in unseen. It returns the number of tubes raised.
-func raisePaleTops(cols []column, unit float64, glass func([]column) []lab, unseenToo bool) (raised int, unseen []int) {
+func raisePaleTops(cols []column, unit float64, glass func([]column) []lab, behind func(i, y0, y1 int) (lab, bool), unseenToo bool) (raised int, unseen []int) {
 	if unit <= 0 {
 		return 0, nil
 	}
@@ -818,9 +820,10 @@ func raisePaleTops(cols []column, unit float64, glass func([]column) []lab, unse
 			return slices.ContainsFunc(o.runs, func(r lab) bool { return deltaE(r, c.pale.color) < paleMatchDE })
 		})
 		if !seen {
-			// Under glass: a colour change at least a unit below the tube's top (a rim, a
-			// cork or the headroom of a full tube is shorter), to a colour unlike it.
-			if float64(c.pale.y0-c.box.Min.Y) >= unit && deltaE(c.pale.color, c.paleAbove) >= glassDE {
+			// Under glass: a colour change at least underGlass of a unit below the tube's top
+			// (a rim is thinner; the headroom of a full tube may be as little), to a colour
+			// unlike it; the colour above must look like the glass (below).
+			if float64(c.pale.y0-c.box.Min.Y) >= underGlass*unit && deltaE(c.pale.color, c.paleAbove) >= glassDE {
 				unseen = append(unseen, i)
 			}
 			continue
@@ -837,9 +840,17 @@ func raisePaleTops(cols []column, unit float64, glass func([]column) []lab, unse
 	}
 	// The glass as the tubes without such a top show it: an empty tube whose only run is one
 	// of them shows that colour, not the glass.
+	// (Above a full tube's liquid the room may be too thin to show the glass unmixed with
+	// the rim: there the run must look like no glass, and, clear glass showing what lies
+	// behind it, stand glassDE or more from the background beside it.)
 	glasses := glass(masked(unseen...))
 	unseen = slices.DeleteFunc(unseen, func(i int) bool {
-		return !looksGlass(cols[i].paleAbove, glasses) || looksGlass(cols[i].pale.color, glasses)
+		c := cols[i]
+		if float64(c.pale.y0-c.box.Min.Y) < unit {
+			bg, ok := behind(i, c.pale.y0, c.pale.y1)
+			return !ok || deltaE(c.pale.color, bg) < glassDE || looksGlass(c.pale.color, glasses)
+		}
+		return !looksGlass(c.paleAbove, glasses) || looksGlass(c.pale.color, glasses)
 	})
 	if len(unseen) == 0 {
 		return raised, nil
@@ -853,6 +864,10 @@ func raisePaleTops(cols []column, unit float64, glass func([]column) []lab, unse
 	}
 	return raised, nil
 }
+
+// underGlass is the least room, a share of a unit, between a tube's top and a pale run in a
+// colour seen nowhere else for the run to lie under glass.
+const underGlass = 0.2
 
 // raise adds a column's pale run to its liquid.
 func raise(c *column) {
