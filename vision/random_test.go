@@ -64,6 +64,10 @@ const (
 	ciMinRefusal = 0.96
 )
 
+// slowRead is the read time over which -random-list names a scene (the budget is 80 ms of one
+// core at 1080×2400; the sweep shares the machine).
+const slowRead = 2 * time.Second
+
 // sceneResult is the reader's outcome on one drawn scene.
 type sceneResult struct {
 	seed       uint64
@@ -189,6 +193,9 @@ func TestRandomScenes(t *testing.T) {
 		}
 		if r.outcome == silentWrong {
 			t.Logf("silently wrong, scene %d (%v):\n%s", r.seed, factorList(r.factors), r.why)
+		}
+		if *randomList && r.took > slowRead {
+			t.Logf("slow read, scene %d (%v): %v", r.seed, factorList(r.factors), r.took.Round(time.Millisecond))
 		}
 	}
 	if *randomN > 0 {

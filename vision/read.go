@@ -615,7 +615,9 @@ func (f *frame) strangeEmpties(l tubeLayout, cols []column) (strange []image.Rec
 			}
 		}
 	}
-	if len(empties) < 2 {
+	if len(empties) < 2 || len(empties) > maxScreenTubes {
+		// (More empty boxes than a screen shows tubes: a texture of outlines, no level's
+		// row, and correlating every pair of them would take seconds.)
 		return nil, 0
 	}
 	// m[i][j]: box i's grey levels against box j's place.

@@ -17,7 +17,9 @@ import (
 // row grows beyond its ends by at most maxRowGrowth places on each side.
 // Beyond the board's ends, an outline stands for a tube only when it is the row's tube's size
 // within endWidthTol and endHeightTol, its top within endHeightTol of the row's, and centred
-// within endOffBeat of a tube's width from the place.
+// within endOffBeat of a tube's width from the place. A pitch under minPitch of the tubes'
+// width (from boxes of a texture or a photo's outlines) is no row's: its places would overlap,
+// hundreds of them between two tubes.
 const (
 	placeCover     = 0.7
 	placeHeightTol = 0.25
@@ -25,6 +27,7 @@ const (
 	endWidthTol    = 0.15
 	endHeightTol   = 0.1
 	endOffBeat     = 0.25
+	minPitch       = 0.9 // of the row's tube width: closer tubes would overlap
 )
 
 // completeRows is the layout with a tube added at every free place of its rows that holds
@@ -47,10 +50,10 @@ func (f *frame) completeRows(l tubeLayout, cands []image.Rectangle) (tubeLayout,
 				pitch = p
 			}
 		}
-		if pitch <= 0 {
-			continue
-		}
 		tw := medianWidth(row)
+		if pitch < minPitch*float64(tw) {
+			continue // tubes this close would overlap: no rhythm of this row
+		}
 		top, bottom := row[0].Min.Y, row[0].Max.Y
 		place := func(x float64) image.Rectangle {
 			x0 := int(math.Round(x - float64(tw)/2))
