@@ -190,9 +190,10 @@ func (l *Level) Validate() error {
 			return Errorf(CodeInvalidLevel, "tube %d's curtain has unknown colour id %d", i+1, c)
 		case len(l.Tubes[i]) > 0:
 			return Errorf(CodeInvalidLevel, "tube %d is behind a curtain but lists units", i+1)
-		case l.Complete(c) >= 0:
-			return Errorf(CodeInvalidLevel, "tube %d's curtain waits for %q, complete in tube %d: it would be open", i+1, abbreviate(l.Names[c]), l.Complete(c)+1)
 		default:
+			if t := l.Complete(c); t >= 0 {
+				return Errorf(CodeInvalidLevel, "tube %d's curtain waits for %q, complete in tube %d: it would be open", i+1, abbreviate(l.Names[c]), t+1)
+			}
 			curtainColor[c] = true
 		}
 	}
