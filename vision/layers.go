@@ -823,7 +823,7 @@ func raisePaleTops(cols []column, unit float64, glass func([]column) []lab, behi
 			// Under glass: a colour change at least underGlass of a unit below the tube's top
 			// (a rim is thinner; the headroom of a full tube may be as little), to a colour
 			// unlike it; the colour above must look like the glass (below).
-			if float64(c.pale.y0-c.box.Min.Y) >= underGlass*unit && deltaE(c.pale.color, c.paleAbove) >= glassDE {
+			if paleRoom(*c) >= underGlass*unit && deltaE(c.pale.color, c.paleAbove) >= glassDE {
 				unseen = append(unseen, i)
 			}
 			continue
@@ -846,7 +846,7 @@ func raisePaleTops(cols []column, unit float64, glass func([]column) []lab, behi
 	glasses := glass(masked(unseen...))
 	unseen = slices.DeleteFunc(unseen, func(i int) bool {
 		c := cols[i]
-		if float64(c.pale.y0-c.box.Min.Y) < unit {
+		if paleRoom(c) < unit {
 			bg, ok := behind(i, c.pale.y0, c.pale.y1)
 			return !ok || deltaE(c.pale.color, bg) < glassDE || looksGlass(c.pale.color, glasses)
 		}
@@ -864,6 +864,9 @@ func raisePaleTops(cols []column, unit float64, glass func([]column) []lab, behi
 	}
 	return raised, nil
 }
+
+// paleRoom is the height between a column's box top and its pale run.
+func paleRoom(c column) float64 { return float64(c.pale.y0 - c.box.Min.Y) }
 
 // underGlass is the least room, a share of a unit, between a tube's top and a pale run in a
 // colour seen nowhere else for the run to lie under glass.
@@ -1198,12 +1201,15 @@ func (f *frame) raiseLids(cols []column, rows []int, cut bool) int {
 			glass = append(glass, cols[i].lid.color)
 		}
 	}
+	likeGlass := func(c column) bool {
+		return slices.ContainsFunc(glass, func(g lab) bool { return deltaE(g, c.lid.color) < glassDE })
+	}
 	// A column read empty whose one run, from the box's top to its bottom, is like no glass
 	// and like no other such run (two alike are empty tubes of one tint) may be a tube full
 	// of one colour whose box was cut at its top: raised with the cut boxes, for the rules
 	// to check.
 	for i, c := range cols {
-		if !c.empty() || c.lid.y1 == 0 || slices.ContainsFunc(glass, func(g lab) bool { return deltaE(g, c.lid.color) < glassDE }) {
+		if !c.empty() || c.lid.y1 == 0 || likeGlass(c) {
 			continue
 		}
 		if !slices.ContainsFunc(cols, func(o column) bool {
@@ -1219,7 +1225,7 @@ func (f *frame) raiseLids(cols []column, rows []int, cut bool) int {
 	for _, with := range append(differ, cuts) {
 		for _, i := range with {
 			c := &cols[i]
-			if c.lid.y1 == 0 || slices.ContainsFunc(glass, func(g lab) bool { return deltaE(g, c.lid.color) < glassDE }) {
+			if c.lid.y1 == 0 || likeGlass(*c) {
 				continue
 			}
 			addOnTop(c, c.lid) // in a column read empty, a tube full of one colour

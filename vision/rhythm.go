@@ -213,6 +213,7 @@ func medianSide(bs []image.Rectangle, side func(image.Rectangle) int) int {
 // tubes show, or that most tubes' top layers share, is glass, and the liquid ends below it.
 func (f *frame) dropGlassTops(cols []column, rooms [][2]int) {
 	tops := make([]lab, len(cols))
+	topSeen := make([]bool, len(cols))
 	var sampled []lab
 	for i, c := range cols {
 		if c.curtain || c.empty() {
@@ -226,7 +227,7 @@ func (f *frame) dropGlassTops(cols []column, rooms [][2]int) {
 		if !ok {
 			continue
 		}
-		tops[i] = m
+		tops[i], topSeen[i] = m, true
 		sampled = append(sampled, m)
 	}
 	if len(sampled) < 3 {
@@ -294,7 +295,7 @@ func (f *frame) dropGlassTops(cols []column, rooms [][2]int) {
 		}
 	}
 	isGlass := func(i int) bool {
-		if twins[i] || f.noSurface(cols[i]) {
+		if twins[i] || topSeen[i] && f.noSurface(cols[i], tops[i]) {
 			return true
 		}
 		// A tube that is all one colour is taken for an empty one only on glass seen
@@ -323,7 +324,8 @@ func (f *frame) dropGlassTops(cols []column, rooms [][2]int) {
 	}
 }
 
-// noSurface reports whether the top run of column c begins with no surface: a liquid's top
+// noSurface reports whether the top run of column c, of colour run (its centre strip's
+// median), begins with no surface: a liquid's top
 // is an edge, its colour changing at once from the glass above it, while tinted glass over a
 // background that darkens or lightens down the tube changes by degrees, and the change
 // found there is no edge. Over the surfaceRows rows on each side of the top, the colour must
@@ -331,20 +333,15 @@ func (f *frame) dropGlassTops(cols []column, rooms [][2]int) {
 // change be less than glassShiftDE: the glass moves with the background only part of its way,
 // and a larger change with no edge is something else (a glow over hidden boxes whose top was
 // missed).
-func (f *frame) noSurface(c column) bool {
+func (f *frame) noSurface(c column, run lab) bool {
 	room := c.top - c.box.Min.Y
 	if room <= 2*surfaceRows {
 		return false
 	}
-	below := c.bottom
-	if n := len(c.bounds); n > 0 {
-		below = c.bounds[n-1]
-	}
 	above, ok1 := f.medianLab(centreStrip(c.box, c.top-room/2, c.top-1))
-	run, ok2 := f.medianLab(centreStrip(c.box, c.top, below))
-	over, ok3 := f.medianLab(centreStrip(c.box, c.top-surfaceRows, c.top-1))
-	under, ok4 := f.medianLab(centreStrip(c.box, c.top+1, c.top+surfaceRows))
-	if !ok1 || !ok2 || !ok3 || !ok4 {
+	over, ok2 := f.medianLab(centreStrip(c.box, c.top-surfaceRows, c.top-1))
+	under, ok3 := f.medianLab(centreStrip(c.box, c.top+1, c.top+surfaceRows))
+	if !ok1 || !ok2 || !ok3 {
 		return false
 	}
 	shift := deltaE(above, run)
