@@ -242,8 +242,9 @@ func summarise(results []sceneResult) summary {
 			s.silent++
 		}
 		// The confidence cut: of the readings that came back (passed or refused as
-		// low_confidence), right ones refused and wrong ones passed.
-		if r.code == solver.CodeLowConfidence && r.right {
+		// low_confidence), right ones refused and wrong ones passed. (A right reading of a
+		// level allowing no pour, refused for it, counts as exact: refusing it is no price.)
+		if r.code == solver.CodeLowConfidence && r.right && r.outcome == refused {
 			s.rightRefused++
 		}
 		if r.confidence > 0 && !r.right {
