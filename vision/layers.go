@@ -397,15 +397,25 @@ const (
 func (f *frame) glyphs(b image.Rectangle, y0, y1 int) int {
 	strip := f.clip(centreStrip(b, y0, y1))
 	run, ok := f.medianLab(strip)
-	if !ok || run.Chroma() >= hiddenMaxChroma || run.L >= hiddenMaxL || strip.Dy() < 8 {
+	if !ok || strip.Dy() < 8 {
 		return 0
 	}
+	for _, ink := range inks(run) {
+		if n := f.glyphRhythm(strip, ink); n > 0 {
+			return n
+		}
+	}
+	return 0
+}
+
+// glyphRhythm is glyphs' count for one ink in strip, or 0.
+func (f *frame) glyphRhythm(strip image.Rectangle, ink func(lab) bool) int {
 	prof := make([]float64, strip.Dy())
 	mean := 0.0
 	for y := strip.Min.Y; y < strip.Max.Y; y++ {
 		n := 0
 		for x := strip.Min.X; x < strip.Max.X; x++ {
-			if f.at(x, y).L > run.L+glyphLift {
+			if ink(f.at(x, y)) {
 				n++
 			}
 		}
@@ -702,6 +712,8 @@ type unitSample struct {
 	// marked: a hidden unit told by a mark as large as its box (see markedLooks), whose
 	// median colour mixes two tones and so may match a liquid by chance.
 	marked bool
+	// greyBox: a hidden unit told by a glyph on a mid-grey box (see inks).
+	greyBox bool
 }
 
 const backgroundDE = 6
@@ -717,44 +729,86 @@ func (f *frame) sampleUnit(r image.Rectangle) unitSample {
 	// The glyph sits in the middle; highlights run down the tube's sides.
 	w := r.Dx()
 	r = f.clip(image.Rect(r.Min.X+w/6, r.Min.Y, r.Max.X-w/6, r.Max.Y))
-	light, n := 0, 0
-	lit := make([]int, r.Dx()) // light rows per column of the patch
+	hidden := false
+	for _, ink := range inks(c) {
+		share, ok := f.inkShare(r, ink)
+		if !ok {
+			return unitSample{color: c, patch: patch} // mostly stripe: no glyph to tell
+		}
+		hidden = hidden || share > minGlyphShare && share < maxGlyphShare
+	}
+	return unitSample{color: c, patch: patch, hidden: hidden, greyBox: hidden && c.L >= hiddenMaxL}
+}
+
+// inks are the tests for a glyph's pixels on a box of colour c: on a dark neutral box, a
+// light glyph; on a mid-grey one (up to greyBoxMaxL), a light or a dark one. Other boxes
+// carry no glyph the reader tells: none.
+func inks(c lab) []func(lab) bool {
+	if c.Chroma() >= hiddenMaxChroma || c.L >= greyBoxMaxL {
+		return nil
+	}
+	light := func(p lab) bool { return p.L > c.L+glyphLift }
+	if c.L < hiddenMaxL {
+		return []func(lab) bool{light}
+	}
+	return []func(lab) bool{light, func(p lab) bool { return p.L < c.L-glyphLift }}
+}
+
+// greyBoxMaxL is the lightest (CIE L) a grey hidden box may be: a glyph darker or lighter by
+// glyphLift stands out on it. A patch straddling a dark run and the glass, or a small one
+// in the glare, can pass for such a box: a board's grey boxes count only when there are
+// minGreyBoxes or more (games hide units under a glyph in many tubes alike).
+const (
+	greyBoxMaxL  = 75
+	minGreyBoxes = 2
+)
+
+// inkShare is the share of patch r's pixels that ink marks, leaving out a glare stripe's
+// columns and a separator's rows; false when the stripes cover most of the patch.
+func (f *frame) inkShare(r image.Rectangle, ink func(lab) bool) (float64, bool) {
+	cols := make([]int, r.Dx()) // inked rows per column of the patch
 	for y := r.Min.Y; y < r.Max.Y; y++ {
 		for x := r.Min.X; x < r.Max.X; x++ {
-			if f.at(x, y).L > c.L+glyphLift {
-				light++
-				lit[x-r.Min.X]++
+			if ink(f.at(x, y)) {
+				cols[x-r.Min.X]++
 			}
-			n++
 		}
 	}
 	// A glare stripe down a dark liquid is light too, but in every row of the same columns;
 	// a glyph's strokes bend and break. The stripe's columns, and stripeMargin beside them
-	// (its soft edges), are left out: what light remains is a glyph's.
-	out := make([]bool, len(lit))
-	for x, k := range lit {
+	// (its soft edges), are left out: what light remains is a glyph's. So are the rows a
+	// line crosses whole (a separator between layers, a box's edge).
+	outX := make([]bool, len(cols))
+	for x, k := range cols {
 		if float64(k) >= stripeRows*float64(r.Dy()) {
 			for d := -stripeMargin; d <= stripeMargin; d++ {
-				if x+d >= 0 && x+d < len(out) {
-					out[x+d] = true
+				if x+d >= 0 && x+d < len(outX) {
+					outX[x+d] = true
 				}
 			}
 		}
 	}
-	kept := 0
-	for x, k := range lit {
-		if out[x] {
-			light -= k
-			n -= r.Dy()
-		} else {
-			kept++
+	kept := countFunc(outX, func(o bool) bool { return !o })
+	if 2*kept < len(cols) {
+		return 0, false
+	}
+	inked, n := 0, 0
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		k := 0 // inked pixels of the row in the columns kept
+		for x := r.Min.X; x < r.Max.X; x++ {
+			if !outX[x-r.Min.X] && ink(f.at(x, y)) {
+				k++
+			}
 		}
+		if float64(k) >= stripeRows*float64(kept) {
+			continue
+		}
+		inked, n = inked+k, n+kept
 	}
-	if 2*kept < len(lit) {
-		return unitSample{color: c, patch: patch} // mostly stripe: no glyph to tell
+	if n == 0 {
+		return 0, true
 	}
-	share := float64(light) / float64(n)
-	return unitSample{color: c, patch: patch, hidden: c.Chroma() < hiddenMaxChroma && c.L < hiddenMaxL && share > minGlyphShare && share < maxGlyphShare}
+	return float64(inked) / float64(n), true
 }
 
 // stripeMargin is how many columns beside a glare stripe are left out of a glyph's count.
@@ -1139,17 +1193,24 @@ const (
 //
 // A run at the top of a column holding liquid may also be the top layer of a tube whose box
 // alone was cut at its liquid's top: it starts no higher than another column's liquid in the
-// row that has glass above it, while a cork stands above every liquid. So may the one run of
+// row that has glass above it, while a cork stands above every liquid. Or the top layer of a
+// full tube whose liquid fills its box: a cork stands on a complete tube only, the fullest in
+// its row, and a run above less liquid than another column of the row holds under no run at
+// the top is no cork (unless that column's top run is another's too: glass, read as liquid
+// until dropGlassTops tells it, looks alike in every tube). So may the one run of
 // a column read empty, reaching from its box's top to its bottom, when it looks like no glass
 // and no other such run: a tube full of one colour whose box was cut at its top. Such runs
 // are raised only with cut set (a hypothesis for the rules to check: a pop-up's button over
-// a tube can cut a box so too); raiseLids reports how many there are.
-func (f *frame) raiseLids(cols []column, rows []int, cut bool) int {
+// a tube can cut a box so too), and those told from a cork by a fuller column alone only with
+// byFillToo besides; raiseLids reports how many there are, and how many of them a fuller
+// column alone tells.
+func (f *frame) raiseLids(cols []column, rows []int, cut, byFillToo bool) (found, byFill int) {
 	if !slices.ContainsFunc(cols, func(c column) bool { return c.lid.y1 > 0 }) {
-		return 0
+		return 0, 0
 	}
 	var alike, differ [][]int // the rows' columns with a run at the top, by kind of row
 	var cuts []int            // columns whose box was cut at their liquid's top (see below)
+	var fills []int           // and those told from a cork by a fuller column alone
 	start := 0
 	for _, n := range rows {
 		var with []int
@@ -1167,21 +1228,31 @@ func (f *frame) raiseLids(cols []column, rows []int, cut bool) int {
 		// at the top of a box holding liquid that starts no higher than another tube's
 		// liquid (under a run at its box's top or not) is the top layer of a tube whose box
 		// was cut at it, unless it looks like the top run of such a tube (a band of glass
-		// over the liquid, taken for liquid in a taller box).
+		// over the liquid, taken for liquid in a taller box). And a complete tube is the
+		// fullest in its row: a run above less liquid than another column holds with no run
+		// at its top, a top no other column shares, is a full tube's top layer.
 		for _, i := range with {
 			c := cols[i]
 			if c.empty() {
 				continue
 			}
-			reached, likeTop := false, false
+			reached, likeTop, fuller := false, false, false
 			for j := start - n; j < start; j++ {
-				if o := cols[j]; j != i && !o.empty() && !o.curtain && o.top <= c.lid.y0+lidMargin(c.box) {
+				o := cols[j]
+				if j == i || o.empty() || o.curtain {
+					continue
+				}
+				if o.top <= c.lid.y0+lidMargin(c.box) {
 					reached = true
 					likeTop = likeTop || deltaE(o.runs[len(o.runs)-1], c.lid.color) < lidDE
 				}
+				fuller = fuller || o.lid.y1 == 0 && o.bottom-o.top > c.bottom-c.top+lidMargin(c.box) && !sharedTop(cols[start-n:start], j-(start-n))
 			}
-			if reached && !likeTop {
+			switch {
+			case reached && !likeTop:
 				cuts = append(cuts, i)
+			case fuller:
+				fills = append(fills, i)
 			}
 		}
 		switch {
@@ -1218,7 +1289,10 @@ func (f *frame) raiseLids(cols []column, rows []int, cut bool) int {
 			cuts = append(cuts, i)
 		}
 	}
-	found := len(cuts)
+	found, byFill = len(cuts)+len(fills), len(fills)
+	if byFillToo {
+		cuts = append(cuts, fills...)
+	}
 	if !cut {
 		cuts = nil
 	}
@@ -1232,7 +1306,23 @@ func (f *frame) raiseLids(cols []column, rows []int, cut bool) int {
 			c.lid = segment{}
 		}
 	}
-	return found
+	return found, byFill
+}
+
+// sharedTop reports whether the top run of column j of a row looks like (glassDE) another
+// column's top run there.
+func sharedTop(row []column, j int) bool {
+	c := row[j]
+	if c.empty() || len(c.runs) == 0 {
+		return false
+	}
+	top := c.runs[len(c.runs)-1]
+	for k, o := range row {
+		if k != j && !o.empty() && !o.curtain && len(o.runs) > 0 && deltaE(o.runs[len(o.runs)-1], top) < glassDE {
+			return true
+		}
+	}
+	return false
 }
 
 // distinctColors is the number of groups cs falls into, each colour joining the first group

@@ -70,3 +70,124 @@ func TestMedian(t *testing.T) {
 		}
 	}
 }
+
+// TestInks: a glyph is lighter than a dark hidden box, lighter or darker than a mid-grey one;
+// a light or coloured box carries none the reader tells.
+func TestInks(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		box        lab
+		white, ink bool // whether a white and a near-black pixel count as ink
+	}{
+		{"dark box", lab{L: 25}, true, false},
+		{"mid-grey box", lab{L: 62, A: 1, B: 2}, true, true},
+		{"light grey box", lab{L: 85}, false, false},
+		{"coloured box", lab{L: 50, A: 40, B: 20}, false, false},
+	} {
+		white, black := false, false
+		for _, ink := range inks(tc.box) {
+			white = white || ink(lab{L: 98})
+			black = black || ink(lab{L: 15})
+		}
+		if white != tc.white || black != tc.ink {
+			t.Errorf("%s: white ink %v, dark ink %v; want %v, %v", tc.name, white, black, tc.white, tc.ink)
+		}
+	}
+}
+
+// TestBadgeOnPanel: a run at a box's top like the liquid under a band thinner than a unit is
+// a cover's panel round its badge; a cork has a colour of its own, and a layer is a unit.
+func TestBadgeOnPanel(t *testing.T) {
+	grey, white, cork := lab{L: 56, B: -8}, lab{L: 90}, lab{L: 55, A: 15, B: 40}
+	panel := func(lid lab, band int) column {
+		return column{box: image.Rect(0, 0, 40, 100), bottom: 100, top: 40 - band, bounds: []int{40}, runs: []lab{grey, white}, lid: segment{y0: 0, y1: 40 - band, color: lid}}
+	}
+	for _, tc := range []struct {
+		name string
+		col  column
+		want int
+	}{
+		{"a padlock on a lid's panel", panel(grey, 10), 0},
+		{"a cork over a white top layer", panel(cork, 10), -1},
+		{"a whole unit between", panel(grey, 24), -1},
+		{"no run at the top", column{box: image.Rect(0, 0, 40, 100), bottom: 100, top: 30, bounds: []int{40}, runs: []lab{grey, white}}, -1},
+	} {
+		if got := badgeOnPanel([]column{tc.col}, 24); got != tc.want {
+			t.Errorf("%s: got %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestRaiseLidsFuller: a run at a box's top over less liquid than a column of the row holds
+// with no run at its top is no cork (a cork stands on a complete tube, the fullest): it is
+// raised, as a hypothesis, only with byFillToo, and not where that column's top run is
+// another's too (the glass, read as liquid so far, looks alike in every tube).
+func TestRaiseLidsFuller(t *testing.T) {
+	red, blue, green, cyan := lab{L: 50, A: 60, B: 40}, lab{L: 40, A: 20, B: -60}, lab{L: 60, A: -50, B: 40}, lab{L: 80, A: -30, B: -10}
+	row := func(fullerTop, otherTop lab) []column {
+		box := func(x int) image.Rectangle { return image.Rect(x, 0, x+20, 100) }
+		return []column{
+			{box: box(0), bottom: 100, top: 50, bounds: []int{75}, runs: []lab{red, fullerTop}},
+			{box: box(30), bottom: 100, top: 75, runs: []lab{blue}, lid: segment{y0: 0, y1: 75, color: cyan}},
+			{box: box(60), bottom: 100, top: 75, runs: []lab{red}, lid: segment{}},
+			{box: box(90), bottom: 100, top: 60, bounds: []int{80}, runs: []lab{blue, otherTop}},
+		}
+	}
+	var f frame
+	for _, tc := range []struct {
+		name          string
+		cols          []column
+		byFillToo     bool
+		found, byFill int
+		raised        bool
+	}{
+		{"told by a fuller column, not raised without byFillToo", row(green, red), false, 1, 1, false},
+		{"raised with byFillToo", row(green, red), true, 1, 1, true},
+		{"the fuller column's top is another's: glass", row(green, green), true, 0, 0, false},
+	} {
+		found, byFill := f.raiseLids(tc.cols, []int{4}, true, tc.byFillToo)
+		if found != tc.found || byFill != tc.byFill {
+			t.Errorf("%s: found %d, by fill %d; want %d, %d", tc.name, found, byFill, tc.found, tc.byFill)
+		}
+		if raised := tc.cols[1].top == 0; raised != tc.raised {
+			t.Errorf("%s: raised %v, want %v", tc.name, raised, tc.raised)
+		}
+	}
+}
+
+// TestInkShare: a glyph's share of a grey box leaves out the rows a line crosses whole (a
+// separator between layers, a box's edge) and a glare stripe's columns.
+func TestInkShare(t *testing.T) {
+	const w, h = 30, 30
+	paint := func(dark func(x, y int) bool) *frame {
+		f := &frame{w: w, h: h, scale: 1, lab: make([]float32, 3*w*h)}
+		for y := range h {
+			for x := range w {
+				l := float32(62) // a mid-grey box
+				if dark(x, y) {
+					l = 15
+				}
+				f.lab[3*(y*w+x)] = l
+			}
+		}
+		return f
+	}
+	glyph := func(x, y int) bool { return x >= 12 && x < 18 && y >= 8 && y < 22 && (x+y)%3 != 0 }
+	separator := func(x, y int) bool { return y < 2 }
+	dark := inks(lab{L: 62})[1]
+	r := image.Rect(0, 0, w, h)
+	for _, tc := range []struct {
+		name      string
+		dark      func(x, y int) bool
+		glyphLike bool
+	}{
+		{"a dark glyph", glyph, true},
+		{"a separator alone", separator, false},
+		{"a glyph under a separator", func(x, y int) bool { return glyph(x, y) || separator(x, y) }, true},
+	} {
+		share, ok := paint(tc.dark).inkShare(r, dark)
+		if got := ok && share > minGlyphShare && share < maxGlyphShare; got != tc.glyphLike {
+			t.Errorf("%s: share %.3f (ok %v), glyph-like %v, want %v", tc.name, share, ok, got, tc.glyphLike)
+		}
+	}
+}

@@ -169,9 +169,15 @@ type tubeLayout struct {
 	// glass are boxes read as empty tubes whatever their columns show (see loneFeet).
 	glass []image.Rectangle
 	// raiseCut raises the runs taken for corks in boxes cut at their liquid's top
-	// (raiseLids); cut is the number of such runs, set when read.
-	raiseCut bool
-	cut      int
+	// (raiseLids), raiseFill those a fuller column alone tells from a cork too; cut is the
+	// number of such runs, set when read, cutByFill how many of them a fuller column alone
+	// tells.
+	raiseCut, raiseFill bool
+	cut, cutByFill      int
+	// startFull are the boxes of tubes full of one colour on a mystery board no pour has
+	// touched (completeAtStart), in the hue of the glass seen, set when read: read as glass,
+	// a hypothesis (see read).
+	startFull []image.Rectangle
 }
 
 // boxes is the layout's boxes in reading order.
@@ -367,12 +373,22 @@ func (f *frame) read(base Reading) (*Reading, error) {
 	}
 	// A box cut at its liquid's top alone in its row, its top layer taken for a cork: a
 	// reading with such layers raised, kept where the rules verify it (a pop-up's button
-	// over a tube can cut a box so too).
+	// over a tube can cut a box so too). A run told from a cork by a fuller column alone
+	// (whose liquid, until dropGlassTops, may include the glass) is raised too in a second
+	// reading, kept only where the rules check every colour: with hidden units or curtains
+	// they check too little (a sheet's top over its badge passes for a layer).
 	for _, h := range hs {
-		if h.cut > 0 {
+		if h.cut > h.cutByFill {
 			l := h.tubeLayout
 			l.cue, l.raiseCut = l.cue+", top layers of boxes cut at them raised", true
 			if v := f.interpret(l, base); v.verified() {
+				hs = append(hs, v)
+			}
+		}
+		if h.cutByFill > 0 {
+			l := h.tubeLayout
+			l.cue, l.raiseCut, l.raiseFill = l.cue+", top layers of boxes cut at them or under a fuller tube's raised", true, true
+			if v := f.interpret(l, base); v.verified() && !v.reading.Level.HasHidden() && !v.reading.Level.HasCurtains() {
 				hs = append(hs, v)
 			}
 		}
@@ -384,6 +400,17 @@ func (f *frame) read(base Reading) (*Reading, error) {
 		if feet := f.loneFeet(h); len(feet) > 0 {
 			l := h.tubeLayout
 			l.cue, l.glass = l.cue+", lone colours too short to complete read as glass", feet
+			hs = append(hs, f.interpret(l, base))
+		}
+	}
+	// A tube full of one colour cannot stand on a mystery board no pour has touched: it may
+	// be an empty tube whose tinted glass was read as liquid (its one colour then breaks the
+	// hidden units' count, or merely doubts the reading): a reading with it empty, for the
+	// rules to check.
+	for _, h := range hs {
+		if len(h.startFull) > 0 && len(h.glass) == 0 {
+			l := h.tubeLayout
+			l.cue, l.glass = l.cue+", full tubes on a mystery board read as glass", h.startFull
 			hs = append(hs, f.interpret(l, base))
 		}
 	}
@@ -727,7 +754,7 @@ func (f *frame) readLayout(l *tubeLayout, r *Reading, out *[]column) error {
 	for _, row := range l.allRows() {
 		rowLens = append(rowLens, len(row))
 	}
-	l.cut = f.raiseLids(cols, rowLens, l.raiseCut)
+	l.cut, l.cutByFill = f.raiseLids(cols, rowLens, l.raiseCut, l.raiseFill)
 	f.extendCutBottoms(cols, rooms, rowLens)
 	f.extendBulbs(cols, rooms, rowLens)
 	f.dropGlassTops(cols, rooms)
@@ -796,6 +823,15 @@ func (f *frame) readAtUnit(l *tubeLayout, r *Reading, cols []column, rooms [][2]
 		}
 		total += counts[i]
 	}
+	if countFunc(samples, func(s unitSample) bool { return s.greyBox }) < minGreyBoxes {
+		// A lone grey box with a glyph is more likely a patch that passes for one (see
+		// greyBoxMaxL).
+		for i := range samples {
+			if samples[i].greyBox {
+				samples[i].hidden, samples[i].greyBox = false, false
+			}
+		}
+	}
 	if len(l.curtains) == 0 {
 		// (Behind curtains stand units the count leaves out: the units in view need not make
 		// whole tubes.)
@@ -803,6 +839,9 @@ func (f *frame) readAtUnit(l *tubeLayout, r *Reading, cols []column, rooms [][2]
 	}
 	if i := clothCovered(l.curtains, counts, samples); i >= 0 {
 		r.doubt(brokenConfidence, "tube %d looks like the cloth over a covered tube: it may be covered too", i+1)
+	}
+	if i := badgeOnPanel(cols, unit); i >= 0 {
+		r.doubt(brokenConfidence, "tube %d: the run at its top and its liquid look alike round a band thinner than a unit: a cover's panel and its badge read as liquid", i+1)
 	}
 	f.geometry(r, cols, counts, unit)
 	if w := r.Tubes[0].Box.Dx(); w < minTubeWidth {
@@ -863,6 +902,26 @@ func (f *frame) readAtUnit(l *tubeLayout, r *Reading, cols []column, rooms [][2]
 	*r = got
 	return err
 }
+
+// badgeOnPanel is the first column whose run at the box's top (taken for a cork) looks like
+// (within glassDE) the liquid under its top run, a band thinner than badgeUnits of a unit,
+// or -1: a cork is never its liquid's colour, and a layer is a whole unit, but a cover's
+// panel shows its colour round its badge (a lid's padlock).
+func badgeOnPanel(cols []column, unit float64) int {
+	for i, c := range cols {
+		n := len(c.runs)
+		if c.curtain || c.lid.y1 == 0 || n < 2 || float64(c.bounds[n-2]-c.top) >= badgeUnits*unit {
+			continue
+		}
+		if deltaE(c.lid.color, c.runs[n-2]) < glassDE {
+			return i
+		}
+	}
+	return -1
+}
+
+// badgeUnits is the most, in units, a band between a panel's two runs may be to be its badge.
+const badgeUnits = 0.75
 
 // covered reports whether a tube of a reading is covered: its one entry names the curtain's
 // colour.
@@ -997,7 +1056,19 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 		// full, and the height above them is headroom. Hidden boxes with no glyph may split
 		// into more units than they hold: when their count and the height disagree, neither
 		// settles the capacity.)
-		switch h := heightCapacity(cols, u.unit); {
+		total := 0
+		for _, n := range counts {
+			total += n
+		}
+		// Every colour holds capacity units, so the units in all (curtains aside) make whole
+		// tubes: a taller height they cannot fill so is headroom, where glyphs count the
+		// hidden units. (Told by no glyph, hidden boxes may split into more units than they
+		// hold, and a layout that missed most tubes fills no height: 85000348.)
+		h := heightCapacity(cols, u.unit)
+		fits := len(u.layout.curtains) > 0 || total%max(h, 1) == 0
+		switch {
+		case h > capacity && !fits && !inferred:
+			// headroom: the capacity the units show stands
 		case inferred && len(u.layout.curtains) > 0 && h != capacity:
 			// Neither the glyphs nor the curtains' tubes count the units: tubes as full as
 			// the fullest, or each a unit or more short of the height, keep the counts alike.
@@ -1102,6 +1173,21 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 		r.doubt(brokenConfidence, "tube %d shows a unit under hidden units told by the rules alone: a hidden unit whose look was missed", i+1)
 	}
 	if i := completeAtStart(tubes, capacity); i >= 0 {
+		// Read as empty glass in a hypothesis where its colour has the hue of the glass seen
+		// (a cloth or a lid has its own).
+		start := 0
+		for _, n := range counts[:i] {
+			start += n
+		}
+		var cs []lab
+		for _, s := range samples[start : start+counts[i]] {
+			cs = append(cs, s.color)
+		}
+		m := meanLab(cs)
+		glassHue := func(g lab) bool { return math.Hypot(m.A-g.A, m.B-g.B) < wholeGlassHue }
+		if b := u.cols[i].box; !slices.Contains(u.layout.startFull, b) && (slices.ContainsFunc(u.glasses, glassHue) || slices.ContainsFunc(f.glassSeen(cols), glassHue)) {
+			u.layout.startFull = append(u.layout.startFull, b)
+		}
 		r.doubt(brokenConfidence, "tube %d is full of one colour on a mystery board no pour has touched (every other tube full, its top unit alone in view): a cover or a decoration read as liquid", i+1)
 	}
 	if n := hiddenUnits(level); n > 0 && !level.HasCurtains() && completeColors(level) == visibleColors(level) {

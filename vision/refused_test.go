@@ -28,6 +28,11 @@ func TestOnceRefused(t *testing.T) {
 		{91000344, "a sheet's badge missed for a group of background pixels at the box's edge, taken for a pale lantern first (lanternSide)"},
 		{91000401, "tubes of 6 read in half units, tubes of 12: the unit the evidence favours broke the count rule, the unit twice as tall, nearly as well supported, keeps it (unitHeights)"},
 		{20261290783833, "the clear glass over five tubes' liquid, a gradient behind it and only a thin rim above it, taken for runs of colours seen nowhere else unless such a run must stand apart from the background beside it (raisePaleTops)"},
+		{20261293783975, "a mystery board of discs with \"?\" whose empty tube, tinted glass in the hue of the glass above every tube's liquid, was read full of one colour, which no untouched deal holds (read as glass, a hypothesis the rules check)"},
+		{20261290784134, "a mystery board of tubes of 5, the height above them nearly a unit: tubes of 6 each a unit short would leave the units in all short of whole tubes, so the height is headroom"},
+		{20261293784266, "hidden units drawn as grey boxes with a dark \"?\", told by no glyph (a glyph was looked for as lighter than a dark box only)"},
+		{91000356, "discs round a \"?\", told by the rules alone, and one small patch in the glare taken for a grey box with a glyph, which kept the rules-alone reading from being tried (a board's grey boxes count only two or more)"},
+		{20261293784226, "full tubes of two colours, their liquid filling boxes whose top is the tubes' top, their top layers taken for corks though less liquid stands under them than a tube with glass above its liquid holds (raiseLids)"},
 		{89000404, "tubes with a bulb under their walls, outside the boxes found round the walls, each holding a unit (extendBulbs); a bulb's round outline found as a tube of a row of its own (dropTwinRows); one box cut at its liquid's top in a row of boxes with glass above their liquid (raiseLids)"},
 	} {
 		readsExactly(t, tc.seed, nil, tc.kind)

@@ -96,6 +96,9 @@ func TestOnceSilentlyWrong(t *testing.T) {
 		{20261290784180, false, "two sheets over bulbs, one badge read as the colour a full tube holds (refused as the curtain above)"},
 		{20261291784271, true, "a tube full of one colour, its box cut at its top, read empty: its one run, from the box's top to its bottom, taken for a cork, and the colour's four units gone with it leave the counts whole (raiseLids now raises such a run, like no glass and no other, as a hypothesis the rules check)"},
 		{20261291783984, true, "a full tube of a colour near the background's read empty, with hidden units told by the rules alone: the room above its liquid, a fraction of a unit mixed with the rim, was too thin to show the glass (raisePaleTops now reads such a run as liquid, as a hypothesis the rules check, where the run looks like no glass)"},
+		{20261290783965, false, "a lid, a grey panel round a white padlock, read as two units of grey liquid under a cork, beside grey hidden boxes (refused by badgeOnPanel: a cork is never its liquid's colour, and the band between is thinner than a unit)"},
+		{20261290783775, false, "a mystery board of discs with \"?\", a grey run read as three units of a colour beside them, the rules kept by hidden units told by the rules alone (refused since glyphs on grey boxes are told: the run's units are read hidden, and the reading then breaks the rules)"},
+		{85000348, false, "a small board (250 pixels wide) of 21 mystery tubes of hatched boxes, four of them found, read as tubes of 4 under a unit of height: with hidden units told by the rules alone, the height above them is not taken for headroom even where the units in all fill no whole tubes of it"},
 		{85000484, false, "a staggered mystery board of discs with \"?\" read as its first row and one tube of the second: the discs' glare-lit boxes matched no cell outside the tubes (refused by unevenRows)"},
 	} {
 		scene, err := render.Random(tc.seed)
