@@ -766,11 +766,14 @@ const (
 // inkShare is the share of patch r's pixels that ink marks, leaving out a glare stripe's
 // columns and a separator's rows; false when the stripes cover most of the patch.
 func (f *frame) inkShare(r image.Rectangle, ink func(lab) bool) (float64, bool) {
-	cols := make([]int, r.Dx()) // inked rows per column of the patch
+	w := r.Dx()
+	cols := make([]int, w)          // inked rows per column of the patch
+	inked := make([]bool, w*r.Dy()) // the patch's pixels ink marks, row by row
 	for y := r.Min.Y; y < r.Max.Y; y++ {
 		for x := r.Min.X; x < r.Max.X; x++ {
 			if ink(f.at(x, y)) {
 				cols[x-r.Min.X]++
+				inked[(y-r.Min.Y)*w+x-r.Min.X] = true
 			}
 		}
 	}
@@ -792,23 +795,23 @@ func (f *frame) inkShare(r image.Rectangle, ink func(lab) bool) (float64, bool) 
 	if 2*kept < len(cols) {
 		return 0, false
 	}
-	inked, n := 0, 0
-	for y := r.Min.Y; y < r.Max.Y; y++ {
+	on, n := 0, 0
+	for y := range r.Dy() {
 		k := 0 // inked pixels of the row in the columns kept
-		for x := r.Min.X; x < r.Max.X; x++ {
-			if !outX[x-r.Min.X] && ink(f.at(x, y)) {
+		for x := range w {
+			if !outX[x] && inked[y*w+x] {
 				k++
 			}
 		}
 		if float64(k) >= stripeRows*float64(kept) {
 			continue
 		}
-		inked, n = inked+k, n+kept
+		on, n = on+k, n+kept
 	}
 	if n == 0 {
 		return 0, true
 	}
-	return float64(inked) / float64(n), true
+	return float64(on) / float64(n), true
 }
 
 // stripeMargin is how many columns beside a glare stripe are left out of a glyph's count.

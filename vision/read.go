@@ -847,7 +847,7 @@ func (f *frame) readAtUnit(l *tubeLayout, r *Reading, cols []column, rooms [][2]
 	if w := r.Tubes[0].Box.Dx(); w < minTubeWidth {
 		r.doubt(tooSmallConfidence, "the tubes are %d pixels wide: too small to read reliably (at least %d)", w, minTubeWidth)
 	}
-	u := layoutUnits{layout: l, cols: cols, counts: counts, capacity: capacity, unit: unit}
+	u := layoutUnits{layout: l, cols: cols, counts: counts, total: total, capacity: capacity, unit: unit}
 	u.glass, u.hasGlass = f.emptyGlass(cols)
 	u.glasses = f.bandsAbove(cols, glassBandRoom)
 	if u.hasGlass {
@@ -1039,6 +1039,7 @@ type layoutUnits struct {
 	layout   *tubeLayout
 	cols     []column
 	counts   []int
+	total    int // the units in all
 	capacity int
 	unit     float64
 	glass    lab
@@ -1056,16 +1057,12 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 		// full, and the height above them is headroom. Hidden boxes with no glyph may split
 		// into more units than they hold: when their count and the height disagree, neither
 		// settles the capacity.)
-		total := 0
-		for _, n := range counts {
-			total += n
-		}
 		// Every colour holds capacity units, so the units in all (curtains aside) make whole
 		// tubes: a taller height they cannot fill so is headroom, where glyphs count the
 		// hidden units. (Told by no glyph, hidden boxes may split into more units than they
 		// hold, and a layout that missed most tubes fills no height: 85000348.)
 		h := heightCapacity(cols, u.unit)
-		fits := len(u.layout.curtains) > 0 || total%max(h, 1) == 0
+		fits := len(u.layout.curtains) > 0 || u.total%max(h, 1) == 0
 		switch {
 		case h > capacity && !fits && !inferred:
 			// headroom: the capacity the units show stands
