@@ -1059,12 +1059,14 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 		// settles the capacity.)
 		// Every colour holds capacity units, so the units in all (curtains aside) make whole
 		// tubes: a taller height they cannot fill so is headroom, where glyphs count the
-		// hidden units. (Told by no glyph, hidden boxes may split into more units than they
-		// hold, and a layout that missed most tubes fills no height: 85000348.)
+		// hidden units or, told by the rules alone, they fill minHeadroomTubes tubes or more
+		// (on a few tubes found, such hidden units make any reading keep the rules: 85000348,
+		// four tubes of a board of 21).
 		h := heightCapacity(cols, u.unit)
 		fits := len(u.layout.curtains) > 0 || u.total%max(h, 1) == 0
+		wet := countFunc(counts, func(n int) bool { return n > 0 })
 		switch {
-		case h > capacity && !fits && !inferred:
+		case h > capacity && !fits && (!inferred || wet >= minHeadroomTubes):
 			// headroom: the capacity the units show stands
 		case inferred && len(u.layout.curtains) > 0 && h != capacity:
 			// Neither the glyphs nor the curtains' tubes count the units: tubes as full as
@@ -1213,12 +1215,15 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 // inferredHiddenConfidence (inferredCoveredConfidence with curtains, whose own doubt,
 // coveredConfidence, leaves it at 0.525), and kept only for tubes of minInferredCapacity
 // units or more and minInferredColors visible colours or more: on a few tubes (a layout that
-// missed most of them) hidden units can make any reading keep the rules.
+// missed most of them) hidden units can make any reading keep the rules. For the same reason
+// the height above such tubes is taken for headroom only over minHeadroomTubes tubes holding
+// liquid or more (see readUnits).
 const (
 	inferredHiddenConfidence  = 0.7
 	inferredCoveredConfidence = 0.75
 	minInferredCapacity       = 3
 	minInferredColors         = 3
+	minHeadroomTubes          = 6
 )
 
 // visibleCounts is the number of units in view of each colour, by colour (index 0 unused).

@@ -30,6 +30,7 @@ func TestOnceRefused(t *testing.T) {
 		{20261290783833, "the clear glass over five tubes' liquid, a gradient behind it and only a thin rim above it, taken for runs of colours seen nowhere else unless such a run must stand apart from the background beside it (raisePaleTops)"},
 		{20261293783975, "a mystery board of discs with \"?\" whose empty tube, tinted glass in the hue of the glass above every tube's liquid, was read full of one colour, which no untouched deal holds (read as glass, a hypothesis the rules check)"},
 		{20261290784134, "a mystery board of tubes of 5, the height above them nearly a unit: tubes of 6 each a unit short would leave the units in all short of whole tubes, so the height is headroom"},
+		{20261293783787, "the same with discs round a \"?\", told by the rules alone, over twelve tubes (minHeadroomTubes), two of them short of full: tubes of the height, 6, would leave the 55 units in all short of whole tubes"},
 		{20261293784266, "hidden units drawn as grey boxes with a dark \"?\", told by no glyph (a glyph was looked for as lighter than a dark box only)"},
 		{91000356, "discs round a \"?\", told by the rules alone, and one small patch in the glare taken for a grey box with a glyph, which kept the rules-alone reading from being tried (a board's grey boxes count only two or more)"},
 		{20261293784226, "full tubes of two colours, their liquid filling boxes whose top is the tubes' top, their top layers taken for corks though less liquid stands under them than a tube with glass above its liquid holds (raiseLids)"},
