@@ -1178,13 +1178,9 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 		for _, n := range counts[:i] {
 			start += n
 		}
-		var cs []lab
-		for _, s := range samples[start : start+counts[i]] {
-			cs = append(cs, s.color)
-		}
-		m := meanLab(cs)
-		glassHue := func(g lab) bool { return math.Hypot(m.A-g.A, m.B-g.B) < wholeGlassHue }
-		if b := u.cols[i].box; !slices.Contains(u.layout.startFull, b) && (slices.ContainsFunc(u.glasses, glassHue) || slices.ContainsFunc(f.glassSeen(cols), glassHue)) {
+		m := meanColor(samples[start : start+counts[i]])
+		hue := func(g lab) bool { return glassHue(m, g) }
+		if b := u.cols[i].box; !slices.Contains(u.layout.startFull, b) && (slices.ContainsFunc(u.glasses, hue) || slices.ContainsFunc(f.glassSeen(cols), hue)) {
 			u.layout.startFull = append(u.layout.startFull, b)
 		}
 		r.doubt(brokenConfidence, "tube %d is full of one colour on a mystery board no pour has touched (every other tube full, its top unit alone in view): a cover or a decoration read as liquid", i+1)
@@ -1873,18 +1869,27 @@ func wholeGlassTube(tubes [][]string, samples []unitSample, capacity int, glasse
 		if len(t) != capacity || t[0] == "?" || tubeOf[t[0]] != i || layered(t) {
 			continue
 		}
-		colours := make([]lab, 0, len(t))
-		for _, s := range samples[start:si] {
-			colours = append(colours, s.color)
-		}
-		m := meanLab(colours)
+		m := meanColor(samples[start:si])
 		if slices.ContainsFunc(glasses, func(g lab) bool {
-			return math.Hypot(m.A-g.A, m.B-g.B) < wholeGlassHue && (deltaE(m, g) < wholeGlassDE || g.Chroma() >= tintedChroma)
+			return glassHue(m, g) && (deltaE(m, g) < wholeGlassDE || g.Chroma() >= tintedChroma)
 		}) {
 			return i
 		}
 	}
 	return -1
+}
+
+// glassHue reports whether colour c has the hue of glass g: within wholeGlassHue of it in
+// a* and b*, whatever their lightness.
+func glassHue(c, g lab) bool { return math.Hypot(c.A-g.A, c.B-g.B) < wholeGlassHue }
+
+// meanColor is the mean colour of the samples.
+func meanColor(samples []unitSample) lab {
+	cs := make([]lab, len(samples))
+	for i, s := range samples {
+		cs[i] = s.color
+	}
+	return meanLab(cs)
 }
 
 // wetBoxes are the boxes of the columns that hold liquid or a curtain.

@@ -325,10 +325,9 @@ func (f *frame) dropGlassTops(cols []column, rooms [][2]int) {
 }
 
 // noSurface reports whether the top run of column c, of colour run (its centre strip's
-// median), begins with no surface: a liquid's top
-// is an edge, its colour changing at once from the glass above it, while tinted glass over a
-// background that darkens or lightens down the tube changes by degrees, and the change
-// found there is no edge. Over the surfaceRows rows on each side of the top, the colour must
+// median), begins with no surface: a liquid's top is an edge, its colour changing at once
+// from the glass above it, while tinted glass over a background that darkens or lightens down
+// the tube changes by degrees, and the change found there is no edge. Over the surfaceRows rows on each side of the top, the colour must
 // change by less than surfaceShare of the change from the room above to the run, and that
 // change be less than glassShiftDE: the glass moves with the background only part of its way,
 // and a larger change with no edge is something else (a glow over hidden boxes whose top was
