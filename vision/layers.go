@@ -56,10 +56,12 @@ type column struct {
 	lid segment
 }
 
-// glyphRun is a run of hidden units: its height and the number of glyphs drawn on it.
+// glyphRun is a run of hidden units: its height, the number of glyphs drawn on it, and its
+// colour.
 type glyphRun struct {
 	height float64
 	n      int
+	color  lab
 }
 
 func (c column) empty() bool { return c.bottom == 0 }
@@ -349,9 +351,9 @@ func (f *frame) readColumn(b image.Rectangle, room [2]int) column {
 		}
 	}
 	prev := col.bottom
-	for _, y := range append(slices.Clone(col.bounds), col.top) {
+	for k, y := range append(slices.Clone(col.bounds), col.top) {
 		if n := f.glyphs(b, y, prev); n >= 2 {
-			col.glyphGaps = append(col.glyphGaps, glyphRun{float64(prev - y), n})
+			col.glyphGaps = append(col.glyphGaps, glyphRun{float64(prev - y), n, col.runs[k]})
 		}
 		prev = y
 	}
@@ -1035,13 +1037,33 @@ func (f *frame) bulbRow(cols []column, rooms [][2]int) {
 	if slices.ContainsFunc(cols, func(c column) bool { return !c.empty() && !c.curtain && !reachesBottom(c) }) {
 		return
 	}
+	// A foot with no room beside it to see the background (tubes standing close) is told
+	// from the background seen beside the row's other feet.
+	type look struct {
+		s     segment
+		sides []lab
+		ok    bool
+	}
+	looks := make([]look, len(cols))
+	var rowSides []lab
+	for i, c := range cols {
+		if !c.curtain {
+			l := &looks[i]
+			l.s, l.sides, l.ok = f.footBelow(c.box, rooms[i])
+			rowSides = append(rowSides, l.sides...)
+		}
+	}
 	var liquid []int
 	var feet []segment
 	for i, c := range cols {
 		if c.curtain {
 			continue
 		}
-		s, ok := f.footBelow(c.box, rooms[i])
+		s, sides := looks[i].s, looks[i].sides
+		if len(sides) == 0 {
+			sides = rowSides
+		}
+		ok := looks[i].ok && len(sides) > 0 && !slices.ContainsFunc(sides, func(bg lab) bool { return deltaE(bg, s.color) < liquidDE })
 		if c.empty() {
 			// A tube whose liquid is one unit, in its bulb: its box holds only glass (one run
 			// from top to bottom, taken for a complete tube, when tinted unlike the unit).
@@ -1064,7 +1086,7 @@ func (f *frame) bulbRow(cols []column, rooms [][2]int) {
 		colors = append(colors, s.color)
 		lo, hi = min(lo, s.y1), max(hi, s.y1)
 	}
-	if hi-lo > max(2, cols[liquid[0]].box.Dx()/6) || (len(liquid) >= minLidColors && distinctColors(colors, lidDE) < minLidColors) {
+	if hi-lo > max(2, cols[liquid[0]].box.Dx()/6) || (len(liquid) >= minLidColors && distinctColors(colors, lidDE) < minLidColors && !hiddenFeet(cols, colors)) {
 		return
 	}
 	for k, i := range liquid {
@@ -1079,19 +1101,35 @@ func (f *frame) bulbRow(cols []column, rooms [][2]int) {
 	}
 }
 
+// hiddenFeet reports whether every foot colour is within lidDE of a run of the row whose
+// glyphs were counted: feet of one colour are no stand when they look like the hidden units
+// the glyphs tell (a hidden unit in a round foot that the box's outline left out, in every
+// tube alike).
+func hiddenFeet(cols []column, feet []lab) bool {
+	var hidden []lab
+	for _, c := range cols {
+		for _, g := range c.glyphGaps {
+			hidden = append(hidden, g.color)
+		}
+	}
+	return len(hidden) > 0 && !slices.ContainsFunc(feet, func(foot lab) bool {
+		return !slices.ContainsFunc(hidden, func(h lab) bool { return deltaE(foot, h) < lidDE })
+	})
+}
+
 // footBelow is the run right below box b, along its middle cutBand: its colour (the median
-// of its second band) and where it ends. It reports false unless the run is at least a band
-// (a quarter of the box's width) tall, ends within footMax of the box's width, and stands
-// liquidDE or more from the background footNear to footFar of the width beside the box (in the free
-// room there).
-func (f *frame) footBelow(b image.Rectangle, room [2]int) (segment, bool) {
+// of its second band) and where it ends, and the background footNear to footFar of the width
+// beside the box, where the free room there holds such a strip. It reports false unless the
+// run is at least a band (a quarter of the box's width) tall and ends within footMax of the
+// box's width; a foot stands liquidDE or more from the background beside it.
+func (f *frame) footBelow(b image.Rectangle, room [2]int) (segment, []lab, bool) {
 	w := b.Dx()
 	band, step := max(2, w/4), max(2, w/12)
 	inset := int(float64(w) * (1 - cutBand) / 2)
 	x0, x1 := b.Min.X+inset, b.Max.X-inset
 	limit := b.Max.Y + int(footMax*float64(w))
 	if x1-x0 < 2 || limit+step > f.h {
-		return segment{}, false
+		return segment{}, nil, false
 	}
 	middle := func(y0, y1 int) lab { m, _ := f.medianLab(image.Rect(x0, y0, x1, y1)); return m }
 	// The first band may hold the edge between the box's lowest run and the foot.
@@ -1101,10 +1139,13 @@ func (f *frame) footBelow(b image.Rectangle, room [2]int) (segment, bool) {
 		y += step
 	}
 	if y >= limit || y-b.Max.Y < band {
-		return segment{}, false
+		return segment{}, nil, false
 	}
 	near, far := int(footNear*float64(w)), int(footFar*float64(w))
 	var sides []lab
+	if far-near < 2 {
+		return segment{}, nil, false
+	}
 	if room[0] > far && b.Min.X-far >= 0 {
 		m, _ := f.medianLab(image.Rect(b.Min.X-far, b.Max.Y, b.Min.X-near, y))
 		sides = append(sides, m)
@@ -1113,10 +1154,7 @@ func (f *frame) footBelow(b image.Rectangle, room [2]int) (segment, bool) {
 		m, _ := f.medianLab(image.Rect(b.Max.X+near, b.Max.Y, b.Max.X+far, y))
 		sides = append(sides, m)
 	}
-	if len(sides) == 0 || far-near < 2 || slices.ContainsFunc(sides, func(bg lab) bool { return deltaE(bg, ref) < liquidDE }) {
-		return segment{}, false
-	}
-	return segment{y0: b.Max.Y, y1: y, color: ref, liquid: true}, true
+	return segment{y0: b.Max.Y, y1: y, color: ref, liquid: true}, sides, true
 }
 
 // footMax is how far below its box a bulb's run may end, a share of the box's width (a bulb

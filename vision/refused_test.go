@@ -34,6 +34,7 @@ func TestOnceRefused(t *testing.T) {
 		{20261293784266, "hidden units drawn as grey boxes with a dark \"?\", told by no glyph (a glyph was looked for as lighter than a dark box only)"},
 		{91000356, "discs round a \"?\", told by the rules alone, and one small patch in the glare taken for a grey box with a glyph, which kept the rules-alone reading from being tried (a board's grey boxes count only two or more)"},
 		{20261293784226, "full tubes of two colours, their liquid filling boxes whose top is the tubes' top, their top layers taken for corks though less liquid stands under them than a tube with glass above its liquid holds (raiseLids)"},
+		{20261293783965, "tubes with a bulb under their walls standing close, no room beside most bulbs to see the background there: their feet are told from the background beside the row's other feet (extendBulbs)"},
 		{89000404, "tubes with a bulb under their walls, outside the boxes found round the walls, each holding a unit (extendBulbs); a bulb's round outline found as a tube of a row of its own (dropTwinRows); one box cut at its liquid's top in a row of boxes with glass above their liquid (raiseLids)"},
 	} {
 		readsExactly(t, tc.seed, nil, tc.kind)
