@@ -374,3 +374,36 @@ func missedGlyphs(samples []unitSample, counts []int) []unitSample {
 	}
 	return out
 }
+
+// nearMissed is the first tube whose lowest unit not taken for hidden, over hidden ones (or
+// at its bottom) and under its top, looks nearly like the hidden units (within markTightDE of
+// their median colour, and as grey: chroma under hiddenLookChroma) though missedGlyphs left
+// it out, and how far it stands, or -1: a glare across a hidden box lightens it past
+// hiddenTightDE, and the box then reads as a grey unit of a colour seen nowhere else.
+func nearMissed(samples []unitSample, counts []int) (int, float64) {
+	var fills []lab
+	for _, s := range samples {
+		if s.hidden {
+			fills = append(fills, s.color)
+		}
+	}
+	if len(fills) == 0 {
+		return -1, 0
+	}
+	fill := medianOf(fills)
+	k := 0
+	for t, n := range counts {
+		j := 0
+		for j < n && samples[k+j].hidden {
+			j++
+		}
+		if j < n-1 {
+			c := samples[k+j].color
+			if de := deltaE(c, fill); de < markTightDE && c.Chroma() < hiddenLookChroma {
+				return t, de
+			}
+		}
+		k += n
+	}
+	return -1, 0
+}

@@ -840,6 +840,9 @@ func (f *frame) readAtUnit(l *tubeLayout, r *Reading, cols []column, rooms [][2]
 	if i := clothCovered(l.curtains, counts, samples); i >= 0 {
 		r.doubt(brokenConfidence, "tube %d looks like the cloth over a covered tube: it may be covered too", i+1)
 	}
+	if i := f.emptyCloth(l.curtains, cols); i >= 0 {
+		r.doubt(brokenConfidence, "tube %d, read empty, looks like the cloth over a covered tube: it may be covered too", i+1)
+	}
 	if i := badgeOnPanel(cols, unit); i >= 0 {
 		r.doubt(brokenConfidence, "tube %d: the run at its top and its liquid look alike round a band thinner than a unit: a cover's panel and its badge read as liquid", i+1)
 	}
@@ -865,6 +868,10 @@ func (f *frame) readAtUnit(l *tubeLayout, r *Reading, cols []column, rooms [][2]
 		if hid := missedGlyphs(samples, counts); hid != nil {
 			if alt, aerr := read(hid, false); aerr == nil {
 				got, err = alt, nil
+				if t, de := nearMissed(hid, counts); t >= 0 {
+					got.doubt(brokenConfidence, "tube %d: a unit over its hidden ones looks nearly like them (ΔE %.0f): a glare over a hidden box may read as a colour", t+1, de)
+					err = got.lowConfidence()
+				}
 			}
 		}
 	}
@@ -885,6 +892,9 @@ func (f *frame) readAtUnit(l *tubeLayout, r *Reading, cols []column, rooms [][2]
 					c = inferredCoveredConfidence
 				}
 				alt.doubt(c, "hidden units told by the rules alone: one look on no tube's top that the count rule cannot take for a colour")
+				if t := f.clothAbove(cols, counts, hid); t >= 0 {
+					alt.doubt(brokenConfidence, "tube %d: the room above its liquid looks like the hidden units under it: a cover's cloth round its badge may read as hidden units", t+1)
+				}
 				if alt.Confidence >= LowConfidence {
 					got, err = alt, nil
 					break
@@ -901,6 +911,38 @@ func (f *frame) readAtUnit(l *tubeLayout, r *Reading, cols []column, rooms [][2]
 	}
 	*r = got
 	return err
+}
+
+// clothAbove is the first tube whose units taken for hidden (told by the rules alone), in a
+// colour (chroma hiddenLookChroma or more), look like the room above its liquid as much as
+// hidden boxes look like each other (hiddenTightDE), or -1: hidden boxes stand under liquid
+// in glass, while a cover's cloth shows above its badge as below it, and the badge, a patch
+// of colour, passes for the one unit in view on a hidden run. (Grey boxes are left alone:
+// glass over a grey background looks so too.)
+func (f *frame) clothAbove(cols []column, counts []int, samples []unitSample) int {
+	k := 0
+	for t, n := range counts {
+		units := samples[k : k+n]
+		k += n
+		var hidden []unitSample
+		for _, s := range units {
+			if s.hidden && !s.marked {
+				hidden = append(hidden, s)
+			}
+		}
+		if len(hidden) == 0 {
+			continue // (a mark's median mixes two tones: see markedLooks)
+		}
+		look := meanColor(hidden)
+		if look.Chroma() < hiddenLookChroma {
+			continue // grey, like glass that may look so over a grey background
+		}
+		above := f.bandsAbove(cols[t:t+1], glassBandRoom)
+		if len(above) == 1 && deltaE(above[0], look) < hiddenTightDE {
+			return t
+		}
+	}
+	return -1
 }
 
 // badgeOnPanel is the first column whose run at the box's top (taken for a cork) looks like
@@ -1031,6 +1073,31 @@ func clothCovered(curtains []curtain, counts []int, samples []unitSample) int {
 	}
 	return -1
 }
+
+// emptyCloth is the first column read empty (no curtain found on it) whose cloth area looks
+// like a curtain's cloth, within clothTightDE, or -1: a curtain whose lantern was not found
+// shows only cloth, which an empty tube's glass does not.
+func (f *frame) emptyCloth(curtains []curtain, cols []column) int {
+	if len(curtains) == 0 {
+		return -1
+	}
+	for i, c := range cols {
+		if c.curtain || !c.empty() {
+			continue
+		}
+		a := clothArea(c.box)
+		inside, ok := f.medianLab(centreStrip(c.box, a.Min.Y, a.Max.Y))
+		if ok && slices.ContainsFunc(curtains, func(k curtain) bool { return deltaE(inside, k.cloth) < clothTightDE }) {
+			return i
+		}
+	}
+	return -1
+}
+
+// clothTightDE is how far (CIEDE2000) one curtain's cloth looks from another's: they are
+// drawn alike (clothDE, looser, tells a cloth from its lantern; an empty tube's glass over a
+// background near a cloth's colour stands within it).
+const clothTightDE = 6
 
 // layoutUnits is what readLayout found in a layout's columns, the same for every reading of
 // their units it tries: the columns, their unit counts, the capacity they fit and the unit

@@ -100,6 +100,9 @@ func TestOnceSilentlyWrong(t *testing.T) {
 		{20261290783775, false, "a mystery board of discs with \"?\", a grey run read as three units of a colour beside them, the rules kept by hidden units told by the rules alone (refused since glyphs on grey boxes are told: the run's units are read hidden, and the reading then breaks the rules)"},
 		{85000348, false, "a small board (250 pixels wide) of 21 mystery tubes of hatched boxes, four of them found, read as tubes of 4 under a unit of height: with hidden units told by the rules alone on fewer than minHeadroomTubes tubes, the height above them is not taken for headroom even where the units in all fill no whole tubes of it"},
 		{20261293783701, false, "a mystery board of grey boxes with \"?\", tubes standing close, the lowest unit in each round foot that the boxes found round the walls left out: feet all one grey were taken for a stand (now the hidden units the glyphs count elsewhere; refused still, for a reading a half-pixel shift changes)"},
+		{85000554, false, "a photo of curtains of navy cloth round a badge read as tubes of hidden units told by the rules alone under one unit in view, the badge: refused since the room above the badge looks like the units taken for hidden (clothAbove)"},
+		{20261290783848, false, "a photo of a mystery board of hatched boxes, a glare lighting one box past the others' look: read as a unit of grey over hidden ones (refused by nearMissed)"},
+		{20261293783883, false, "a photo of two curtains, one lantern missed, its tube read empty: refused since its inside looks like the other curtain's cloth (emptyCloth)"},
 		{85000484, false, "a staggered mystery board of discs with \"?\" read as its first row and one tube of the second: the discs' glare-lit boxes matched no cell outside the tubes (refused by unevenRows)"},
 	} {
 		scene, err := render.Random(tc.seed)
