@@ -892,15 +892,16 @@ func (f *frame) readAtUnit(l *tubeLayout, r *Reading, cols []column, rooms [][2]
 					c = inferredCoveredConfidence
 				}
 				alt.doubt(c, "hidden units told by the rules alone: one look on no tube's top that the count rule cannot take for a colour")
-				if t := f.clothAbove(cols, counts, hid); t >= 0 {
-					alt.doubt(brokenConfidence, "tube %d: the room above its liquid looks like the hidden units under it: a cover's cloth round its badge may read as hidden units", t+1)
-				}
 				if alt.Confidence >= LowConfidence {
 					got, err = alt, nil
 					break
 				}
 			}
 		}
+	}
+	if t := f.clothAbove(cols, counts, samples); err == nil && t >= 0 {
+		got.doubt(brokenConfidence, "tube %d: the room above its liquid looks like the unit under its top: a cover's cloth round its badge may read as liquid or hidden units", t+1)
+		err = got.lowConfidence()
 	}
 	if err == nil && spareTubes(got.Level) == 0 {
 		// Doubted on the reading kept (its hidden units told by glyphs or by the rules), so
@@ -913,32 +914,26 @@ func (f *frame) readAtUnit(l *tubeLayout, r *Reading, cols []column, rooms [][2]
 	return err
 }
 
-// clothAbove is the first tube whose units taken for hidden (told by the rules alone), in a
-// colour (chroma hiddenLookChroma or more), look like the room above its liquid as much as
-// hidden boxes look like each other (hiddenTightDE), or -1: hidden boxes stand under liquid
-// in glass, while a cover's cloth shows above its badge as below it, and the badge, a patch
-// of colour, passes for the one unit in view on a hidden run. (Grey boxes are left alone:
-// glass over a grey background looks so too.)
+// clothAbove is the first tube of two units or more whose unit under its top, in a colour
+// (chroma hiddenLookChroma or more) unlike its top's, looks like the room above its liquid as
+// much as hidden boxes look like each other (hiddenTightDE), or -1: glass stands above liquid,
+// while a cover's cloth shows above its badge as below it, and the badge, a patch of colour,
+// passes for the top unit on a run of liquid or of hidden units. (Grey is left alone: glass
+// over a grey background looks so too; so is a mark, whose median mixes two tones: see
+// markedLooks.)
 func (f *frame) clothAbove(cols []column, counts []int, samples []unitSample) int {
 	k := 0
 	for t, n := range counts {
-		units := samples[k : k+n]
 		k += n
-		var hidden []unitSample
-		for _, s := range units {
-			if s.hidden && !s.marked {
-				hidden = append(hidden, s)
-			}
+		if n < 2 {
+			continue
 		}
-		if len(hidden) == 0 {
-			continue // (a mark's median mixes two tones: see markedLooks)
-		}
-		look := meanColor(hidden)
-		if look.Chroma() < hiddenLookChroma {
-			continue // grey, like glass that may look so over a grey background
+		under, top := samples[k-2], samples[k-1]
+		if under.marked || under.color.Chroma() < hiddenLookChroma || deltaE(under.color, top.color) < hiddenTightDE {
+			continue
 		}
 		above := f.bandsAbove(cols[t:t+1], glassBandRoom)
-		if len(above) == 1 && deltaE(above[0], look) < hiddenTightDE {
+		if len(above) == 1 && deltaE(above[0], under.color) < hiddenTightDE {
 			return t
 		}
 	}
