@@ -450,3 +450,97 @@ func insertCurtains(rows [][]image.Rectangle, cs []curtain) [][]image.Rectangle 
 	}
 	return rows
 }
+
+// foldedColumn is the first column read as liquid whose liquid shows a curtain's folds, or
+// -1: across its box, rows half and five sixths down its liquid (below a lantern) each rise
+// and fall minFolds times or more, by foldContrast or more (CIELAB L), alike (their profiles
+// correlate by foldMatch or more). Liquid is flat across a tube (a glare stripe is one band;
+// a glyph or a hatch changes from row to row), while folded cloth hangs in stripes from top
+// to bottom: a curtain whose lantern was missed reads as units of the cloth's colour. The
+// rows must lie in one run, and tubes with hidden units are left out (their glyphs repeat
+// unit by unit, and the rows may cross two alike).
+func (f *frame) foldedColumn(cols []column, hidden func(i int) bool) int {
+	for i, c := range cols {
+		h := c.bottom - c.top
+		if c.curtain || c.empty() || h < 6 || hidden(i) {
+			continue
+		}
+		ya, yb := c.top+h/2, c.top+5*h/6
+		if slices.ContainsFunc(c.bounds, func(y int) bool { return y > ya && y <= yb }) {
+			continue // two runs: cloth is one
+		}
+		a, b := f.rowL(c.box, ya), f.rowL(c.box, yb)
+		if turns(a) >= minFolds && turns(b) >= minFolds && correlation(a, b) >= foldMatch {
+			return i
+		}
+	}
+	return -1
+}
+
+// rowL is the lightness along row y of box b, clear of a tenth of its width at each wall.
+func (f *frame) rowL(b image.Rectangle, y int) []float64 {
+	in := b.Dx() / 10
+	var out []float64
+	for x := b.Min.X + in; x < b.Max.X-in; x++ {
+		out = append(out, f.at(x, y).L)
+	}
+	return out
+}
+
+// turns counts the swings along p, rises and falls of foldContrast or more each, measured
+// from the last extreme.
+func turns(p []float64) int {
+	if len(p) == 0 {
+		return 0
+	}
+	n, dir := 0, 0
+	hi, lo, ext := p[0], p[0], p[0]
+	for _, v := range p[1:] {
+		switch {
+		case dir == 0:
+			hi, lo = max(hi, v), min(lo, v)
+			if v-lo >= foldContrast {
+				n, dir, ext = 1, 1, v
+			} else if hi-v >= foldContrast {
+				n, dir, ext = 1, -1, v
+			}
+		case dir > 0 && v > ext, dir < 0 && v < ext:
+			ext = v
+		case dir > 0 && ext-v >= foldContrast:
+			n, dir, ext = n+1, -1, v
+		case dir < 0 && v-ext >= foldContrast:
+			n, dir, ext = n+1, 1, v
+		}
+	}
+	return n
+}
+
+// correlation is the Pearson correlation of two profiles of one length (0 when flat).
+func correlation(a, b []float64) float64 {
+	n := min(len(a), len(b))
+	if n < 2 {
+		return 0
+	}
+	var ma, mb float64
+	for i := range n {
+		ma, mb = ma+a[i], mb+b[i]
+	}
+	ma, mb = ma/float64(n), mb/float64(n)
+	var sab, saa, sbb float64
+	for i := range n {
+		sab += (a[i] - ma) * (b[i] - mb)
+		saa += (a[i] - ma) * (a[i] - ma)
+		sbb += (b[i] - mb) * (b[i] - mb)
+	}
+	if saa == 0 || sbb == 0 {
+		return 0
+	}
+	return sab / math.Sqrt(saa*sbb)
+}
+
+// Folds: see foldedColumn.
+const (
+	minFolds     = 8
+	foldContrast = 6
+	foldMatch    = 0.6
+)

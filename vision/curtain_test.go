@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"math"
 	"testing"
 
 	"github.com/decant/decant/solver"
@@ -85,5 +86,33 @@ func TestPaleRefusedAside(t *testing.T) {
 		if _, err := Read(scene.Data); solver.ErrorCode(err) != solver.CodeNoPuzzle {
 			t.Errorf("seed %d: %v; want no_puzzle (a finished board)", seed, err)
 		}
+	}
+}
+
+func TestTurns(t *testing.T) {
+	for _, tc := range []struct {
+		p    []float64
+		want int
+	}{
+		{nil, 0},
+		{[]float64{50, 50, 50, 50}, 0},
+		{[]float64{50, 52, 49, 53, 50}, 0},                     // noise under foldContrast
+		{[]float64{40, 40, 70, 70, 70, 40, 40}, 2},             // a glare stripe: one band
+		{[]float64{38, 43, 33, 43, 33, 43, 33, 43, 33}, 7},     // folds (the first rise, 5, is too small)
+		{[]float64{60, 58, 55, 52, 49, 46, 43, 40, 37, 34}, 1}, // a gradient falls once
+	} {
+		if got := turns(tc.p); got != tc.want {
+			t.Errorf("turns(%v) = %d, want %d", tc.p, got, tc.want)
+		}
+	}
+	a := []float64{1, 2, 3, 2, 1}
+	if c := correlation(a, a); math.Abs(c-1) > 1e-9 {
+		t.Errorf("correlation of a profile with itself = %v, want 1", c)
+	}
+	if c := correlation(a, []float64{3, 2, 1, 2, 3}); math.Abs(c+1) > 1e-9 {
+		t.Errorf("correlation with the inverted profile = %v, want -1", c)
+	}
+	if c := correlation(a, []float64{5, 5, 5, 5, 5}); c != 0 {
+		t.Errorf("correlation with a flat profile = %v, want 0", c)
 	}
 }

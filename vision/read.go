@@ -840,6 +840,9 @@ func (f *frame) readAtUnit(l *tubeLayout, r *Reading, cols []column, rooms [][2]
 	if i := clothCovered(l.curtains, counts, samples); i >= 0 {
 		r.doubt(brokenConfidence, "tube %d looks like the cloth over a covered tube: it may be covered too", i+1)
 	}
+	if i := f.emptyGlyphs(cols); i >= 0 {
+		r.doubt(brokenConfidence, "tube %d, read empty, shows the glyphs of hidden units: its box may start below its liquid's top", i+1)
+	}
 	if i := f.emptyCloth(l.curtains, cols); i >= 0 {
 		r.doubt(brokenConfidence, "tube %d, read empty, looks like the cloth over a covered tube: it may be covered too", i+1)
 	}
@@ -897,6 +900,12 @@ func (f *frame) readAtUnit(l *tubeLayout, r *Reading, cols []column, rooms [][2]
 					break
 				}
 			}
+		}
+	}
+	if err == nil && got.Level != nil && len(got.Level.Tubes) == len(cols) {
+		if t := f.foldedColumn(cols, func(i int) bool { return slices.Contains(got.Level.Tubes[i], solver.Hidden) }); t >= 0 {
+			got.doubt(brokenConfidence, "tube %d: its liquid hangs in vertical folds: a curtain's cloth read as liquid", t+1)
+			err = got.lowConfidence()
 		}
 	}
 	if t := f.clothAbove(cols, counts, samples); err == nil && t >= 0 {
@@ -1064,6 +1073,22 @@ func clothCovered(curtains []curtain, counts []int, samples []unitSample) int {
 		k += n
 		if n >= 2 && like >= n-1 {
 			return t
+		}
+	}
+	return -1
+}
+
+// emptyGlyphs is the first column read empty whose one run, from its box's top to its
+// bottom, carries the rhythm of hidden units' glyphs (two or more), or -1: glass shows no
+// glyphs, but a box found round a hidden run alone, its top unit near the background's
+// colour left out, holds only that run.
+func (f *frame) emptyGlyphs(cols []column) int {
+	for i, c := range cols {
+		if c.curtain || !c.empty() || c.lid.y1 == 0 {
+			continue
+		}
+		if f.glyphs(c.box, c.lid.y0, c.lid.y1) >= 2 {
+			return i
 		}
 	}
 	return -1

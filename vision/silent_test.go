@@ -103,6 +103,9 @@ func TestOnceSilentlyWrong(t *testing.T) {
 		{85000554, false, "a photo of curtains of navy cloth round a badge read as tubes of hidden units told by the rules alone under one unit in view, the badge: refused since the room above the badge looks like the units taken for hidden (clothAbove)"},
 		{20261290783848, false, "a photo of a mystery board of hatched boxes, a glare lighting one box past the others' look: read as a unit of grey over hidden ones (refused by nearMissed)"},
 		{20261293783883, false, "a photo of two curtains, one lantern missed, its tube read empty: refused since its inside looks like the other curtain's cloth (emptyCloth)"},
+		{93000549, false, "a mystery board of dark boxes with \"?\", three tubes' boxes found round their hidden runs alone (their top units near the background's colour), read empty: refused since a run read as a whole tube's glass shows glyphs (emptyGlyphs)"},
+		{20261296783998, true, "a curtain whose lantern was missed read as a full tube of its cloth's colour: that layout is refused for the folds its units hang in (foldedColumn), and the layout that found the curtain reads exactly"},
+		{91000277, false, "a curtain read as two units of its cloth under its lantern, beside a mystery board told by the rules alone: refused for the folds (foldedColumn)"},
 		{85000484, false, "a staggered mystery board of discs with \"?\" read as its first row and one tube of the second: the discs' glare-lit boxes matched no cell outside the tubes (refused by unevenRows)"},
 	} {
 		scene, err := render.Random(tc.seed)
