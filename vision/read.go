@@ -902,15 +902,18 @@ func (f *frame) readAtUnit(l *tubeLayout, r *Reading, cols []column, rooms [][2]
 			}
 		}
 	}
-	if err == nil && got.Level != nil && len(got.Level.Tubes) == len(cols) {
+	// A curtain whose lantern was missed, read as liquid or hidden units.
+	if err == nil && len(got.Level.Tubes) == len(cols) {
 		if t := f.foldedColumn(cols, func(i int) bool { return slices.Contains(got.Level.Tubes[i], solver.Hidden) }); t >= 0 {
 			got.doubt(brokenConfidence, "tube %d: its liquid hangs in vertical folds: a curtain's cloth read as liquid", t+1)
 			err = got.lowConfidence()
 		}
 	}
-	if t := f.clothAbove(cols, counts, samples); err == nil && t >= 0 {
-		got.doubt(brokenConfidence, "tube %d: the room above its liquid looks like the unit under its top: a cover's cloth round its badge may read as liquid or hidden units", t+1)
-		err = got.lowConfidence()
+	if err == nil {
+		if t := f.clothAbove(cols, counts, samples); t >= 0 {
+			got.doubt(brokenConfidence, "tube %d: the room above its liquid looks like the unit under its top: a cover's cloth round its badge may read as liquid or hidden units", t+1)
+			err = got.lowConfidence()
+		}
 	}
 	if err == nil && spareTubes(got.Level) == 0 {
 		// Doubted on the reading kept (its hidden units told by glyphs or by the rules), so
