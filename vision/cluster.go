@@ -344,16 +344,10 @@ const (
 // tube's top, and every unit under it is taken too: hidden units lie at a tube's bottom,
 // under its visible ones. It returns nil when no unit is found hidden, or no more would be.
 func missedGlyphs(samples []unitSample, counts []int) []unitSample {
-	var fills []lab
-	for _, s := range samples {
-		if s.hidden {
-			fills = append(fills, s.color)
-		}
-	}
-	if len(fills) == 0 {
+	fill, ok := hiddenFill(samples)
+	if !ok {
 		return nil
 	}
-	fill := medianOf(fills)
 	like := func(s unitSample) bool { return s.hidden || deltaE(s.color, fill) < hiddenTightDE }
 	out := slices.Clone(samples)
 	added := 0
@@ -381,16 +375,10 @@ func missedGlyphs(samples []unitSample, counts []int) []unitSample {
 // it out, and how far it stands, or -1: a glare across a hidden box lightens it past
 // hiddenTightDE, and the box then reads as a grey unit of a colour seen nowhere else.
 func nearMissed(samples []unitSample, counts []int) (int, float64) {
-	var fills []lab
-	for _, s := range samples {
-		if s.hidden {
-			fills = append(fills, s.color)
-		}
-	}
-	if len(fills) == 0 {
+	fill, ok := hiddenFill(samples)
+	if !ok {
 		return -1, 0
 	}
-	fill := medianOf(fills)
 	k := 0
 	for t, n := range counts {
 		j := 0
@@ -406,4 +394,18 @@ func nearMissed(samples []unitSample, counts []int) (int, float64) {
 		k += n
 	}
 	return -1, 0
+}
+
+// hiddenFill is the median colour of the units read as hidden, and whether there are any.
+func hiddenFill(samples []unitSample) (lab, bool) {
+	var fills []lab
+	for _, s := range samples {
+		if s.hidden {
+			fills = append(fills, s.color)
+		}
+	}
+	if len(fills) == 0 {
+		return lab{}, false
+	}
+	return medianOf(fills), true
 }

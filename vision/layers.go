@@ -1047,11 +1047,15 @@ func (f *frame) bulbRow(cols []column, rooms [][2]int) {
 	looks := make([]look, len(cols))
 	var rowSides []lab
 	for i, c := range cols {
-		if !c.curtain {
-			l := &looks[i]
-			l.s, l.sides, l.ok = f.footBelow(c.box, rooms[i])
-			rowSides = append(rowSides, l.sides...)
+		if c.curtain {
+			continue
 		}
+		l := &looks[i]
+		l.s, l.sides, l.ok = f.footBelow(c.box, rooms[i])
+		if !l.ok && !c.empty() {
+			return // a tube holding liquid with no foot: the boxes were not cut above bulbs
+		}
+		rowSides = append(rowSides, l.sides...)
 	}
 	var liquid []int
 	var feet []segment
@@ -1142,10 +1146,10 @@ func (f *frame) footBelow(b image.Rectangle, room [2]int) (segment, []lab, bool)
 		return segment{}, nil, false
 	}
 	near, far := int(footNear*float64(w)), int(footFar*float64(w))
-	var sides []lab
 	if far-near < 2 {
 		return segment{}, nil, false
 	}
+	var sides []lab
 	if room[0] > far && b.Min.X-far >= 0 {
 		m, _ := f.medianLab(image.Rect(b.Min.X-far, b.Max.Y, b.Min.X-near, y))
 		sides = append(sides, m)
