@@ -1585,8 +1585,10 @@ func (r *Reading) colors(cols []column, counts []int, samples []unitSample, capa
 
 // lanternDoubt says why the colour a lantern shows does not name one colour in view for
 // sure: it is about as near two of them (within lanternMargin, while within lanternMargin of
-// lanternDE of the nearer), near none while no hidden unit can hold the colour it waits for,
-// or, where hidden units may hold a colour of their own, only roughly like the one it is
+// lanternDE of the nearer), near none while no hidden unit can hold the colour it waits for
+// (or while it is grey, chroma under hiddenLookChroma: liquids are coloured, and a gilt frame
+// sampled with the pane it holds mixes to grey), or, where hidden units may hold a colour of
+// their own, only roughly like the one it is
 // nearest (lanternSure or more: a lantern shows its colour as the liquid does, and a near pair
 // of colours differs by little more). It is "" when the lantern is clear.
 func lanternDoubt(c lab, means []lab, hidden bool) string {
@@ -1599,8 +1601,8 @@ func lanternDoubt(c lab, means []lab, hidden bool) string {
 	case len(d) > 1 && d[0] < lanternDE+lanternMargin && d[1]-d[0] < lanternMargin:
 		return fmt.Sprintf("its lantern is about as near two colours (ΔE %.0f and %.0f)", d[0], d[1])
 	case len(d) == 0 || d[0] >= lanternDE:
-		if hidden {
-			return ""
+		if hidden && c.Chroma() >= hiddenLookChroma {
+			return "" // a colour the hidden units may hold
 		}
 		return "its lantern matches no colour in view"
 	case hidden && d[0] >= lanternSure:

@@ -106,6 +106,7 @@ func TestOnceSilentlyWrong(t *testing.T) {
 		{93000549, false, "a mystery board of dark boxes with \"?\", three tubes' boxes found round their hidden runs alone (their top units near the background's colour), read empty: refused since a run read as a whole tube's glass shows glyphs (emptyGlyphs)"},
 		{20261296783998, true, "a curtain whose lantern was missed read as a full tube of its cloth's colour: that layout is refused for the folds its units hang in (foldedColumn), and the layout that found the curtain reads exactly"},
 		{91000277, false, "a curtain read as two units of its cloth under its lantern, beside a mystery board told by the rules alone: refused for the folds (foldedColumn)"},
+		{87000330, false, "a curtain's lantern, a light blue pane in a gilt frame, sampled as a grey mix of both and named a colour seen nowhere, beside hidden units that could hold it: refused, a lantern is coloured (lanternDoubt)"},
 		{85000484, false, "a staggered mystery board of discs with \"?\" read as its first row and one tube of the second: the discs' glare-lit boxes matched no cell outside the tubes (refused by unevenRows)"},
 	} {
 		scene, err := render.Random(tc.seed)
