@@ -1588,9 +1588,9 @@ func (r *Reading) colors(cols []column, counts []int, samples []unitSample, capa
 // lanternDE of the nearer), near none while no hidden unit can hold the colour it waits for
 // (or while it is grey, chroma under hiddenLookChroma: liquids are coloured, and a gilt frame
 // sampled with the pane it holds mixes to grey), or, where hidden units may hold a colour of
-// their own, only roughly like the one it is
-// nearest (lanternSure or more: a lantern shows its colour as the liquid does, and a near pair
-// of colours differs by little more). It is "" when the lantern is clear.
+// their own, only roughly like the one it is nearest (lanternSure or more: a lantern shows
+// its colour as the liquid does, and a near pair of colours differs by little more). It is
+// "" when the lantern is clear.
 func lanternDoubt(c lab, means []lab, hidden bool) string {
 	d := make([]float64, len(means))
 	for g, m := range means {
