@@ -279,11 +279,48 @@ func segments(b image.Rectangle, in, out []lab, minLen int) []segment {
 			merged = true
 		}
 	}
+	// A glare stripe that ends inside a unit splits it in two, its glared part above and
+	// lighter: two short pieces side by side, each too short for a unit, that together make
+	// one, of one hue, the upper one lighter, and unlike the long runs beside them (a shaded
+	// foot under tinted glass is the glass's), are one run.
+	unlikeLong := func(j, step int, c lab) bool { // the nearest long run from j on, by step
+		for ; j >= 0 && j < len(segs); j += step {
+			if !segs[j].short {
+				return deltaE(segs[j].color, c) >= meniscusDE
+			}
+		}
+		return true
+	}
+	for i := len(segs) - 1; i > 0; i-- {
+		a, c := segs[i], segs[i-1]
+		if !a.short || !c.short || !a.liquid || !c.liquid || a.color.L <= c.color.L || a.len()+c.len() < minLen || deltaE(a.color, c.color) >= meniscusDE || !sameHue(a.color, c.color) {
+			continue
+		}
+		if both := colorOf(segment{y0: a.y0, y1: c.y1}); unlikeLong(i+1, 1, both) && unlikeLong(i-2, -1, both) {
+			join(i)
+			merged = true
+		}
+	}
 	if merged {
 		classify()
 	}
 	return segs
 }
+
+// sameHue reports whether two colours are chromatic (hueChroma or more) and of one hue, within
+// hueSlack degrees: a colour and its mix with white.
+func sameHue(a, c lab) bool {
+	if a.Chroma() < hueChroma || c.Chroma() < hueChroma {
+		return false
+	}
+	d := math.Abs(math.Atan2(a.B, a.A)-math.Atan2(c.B, c.A)) * 180 / math.Pi
+	return min(d, 360-d) <= hueSlack
+}
+
+const (
+	hueChroma = 10 // chroma below which a colour's hue is too unsteady to compare
+	hueSlack  = 12 // degrees between two hues taken for one
+)
 
 func meanLab(p []lab) lab {
 	var m lab
@@ -1309,23 +1346,26 @@ func (f *frame) raiseLids(cols []column, rows []int, cut, byFillToo bool) (found
 		}
 	}
 	var glass []lab
-	if g, ok := f.emptyGlass(cols); ok {
-		glass = append(glass, g)
-	}
 	for _, with := range alike {
 		for _, i := range with {
 			glass = append(glass, cols[i].lid.color)
 		}
 	}
-	likeGlass := func(c column) bool {
-		return slices.ContainsFunc(glass, func(g lab) bool { return deltaE(g, c.lid.color) < glassDE })
+	// The glass the empty tubes show, each column's own inside left out of what it is
+	// compared with.
+	likeGlass := func(i int) bool {
+		gs := glass
+		if g, ok := f.emptyGlassBut(cols, i); ok {
+			gs = append(slices.Clone(glass), g)
+		}
+		return slices.ContainsFunc(gs, func(g lab) bool { return deltaE(g, cols[i].lid.color) < glassDE })
 	}
 	// A column read empty whose one run, from the box's top to its bottom, is like no glass
 	// and like no other such run (two alike are empty tubes of one tint) may be a tube full
 	// of one colour whose box was cut at its top: raised with the cut boxes, for the rules
 	// to check.
 	for i, c := range cols {
-		if !c.empty() || c.lid.y1 == 0 || likeGlass(c) {
+		if !c.empty() || c.lid.y1 == 0 || likeGlass(i) {
 			continue
 		}
 		if !slices.ContainsFunc(cols, func(o column) bool {
@@ -1344,7 +1384,7 @@ func (f *frame) raiseLids(cols []column, rows []int, cut, byFillToo bool) (found
 	for _, with := range append(differ, cuts) {
 		for _, i := range with {
 			c := &cols[i]
-			if c.lid.y1 == 0 || likeGlass(*c) {
+			if c.lid.y1 == 0 || likeGlass(i) {
 				continue
 			}
 			addOnTop(c, c.lid) // in a column read empty, a tube full of one colour

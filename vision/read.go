@@ -174,6 +174,9 @@ type tubeLayout struct {
 	// tells.
 	raiseCut, raiseFill bool
 	cut, cutByFill      int
+	// ends are the places beyond the rows' ends that look like an empty tube found
+	// (emptyBeyondEnds), set when read: tubes the layout missed, a hypothesis (see read).
+	ends []endPlace
 	// startFull are the boxes of tubes full of one colour on a mystery board no pour has
 	// touched (completeAtStart), in the hue of the glass seen, set when read: read as glass,
 	// a hypothesis (see read).
@@ -391,6 +394,20 @@ func (f *frame) read(base Reading) (*Reading, error) {
 			if v := f.interpret(l, base); v.verified() && !v.reading.Level.HasHidden() && !v.reading.Level.HasCurtains() {
 				hs = append(hs, v)
 			}
+		}
+	}
+	// Places beyond the rows' ends that look like an empty tube found hold tubes the layout
+	// missed (their outlines faint or merged with the background's): a reading with them.
+	for _, h := range hs {
+		if len(h.ends) > 0 {
+			l := h.tubeLayout
+			l.rows = cloneRows(l.rows)
+			for _, e := range h.ends {
+				l.rows[e.row] = append(l.rows[e.row], e.box)
+				slices.SortFunc(l.rows[e.row], func(a, b image.Rectangle) int { return a.Min.X - b.Min.X })
+			}
+			l.cue, l.ends = fmt.Sprintf("%s, %d empty tubes added beyond the rows' ends", l.cue, len(h.ends)), nil
+			hs = append(hs, f.interpret(l, base))
 		}
 	}
 	// A tube holding a colour alone, a colour no other tube shows and too little of it to
@@ -1250,8 +1267,12 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 	if short, long := unevenRows(u.layout.allRows()); short > 0 {
 		r.doubt(brokenConfidence, "a row holds %d tubes and another %d: games fill their rows alike, so tubes of the short row were missed", short, long)
 	}
-	if n := f.emptyBeyondEnds(u.layout.rows, cols); n > 0 {
-		r.doubt(brokenConfidence, "%d places at a row's end look like the empty tubes: a tube was missed", n)
+	if i := flushShortRow(u.layout.allRows()); i >= 0 {
+		r.doubt(brokenConfidence, "row %d stands under the places of the row above from its left end, one tube short at its right: games centre or stagger their rows, so its last tube was missed", i+1)
+	}
+	if ends := f.emptyBeyondEnds(u.layout.rows, cols); len(ends) > 0 {
+		r.doubt(brokenConfidence, "%d places at a row's end look like the empty tubes: a tube was missed", len(ends))
+		u.layout.ends = ends
 	}
 	if i, why := hiddenOutOfPlace(tubes); i >= 0 {
 		r.doubt(brokenConfidence, "tube %d: %s", i+1, why)
@@ -1879,10 +1900,14 @@ func widestGroup(colors []lab, labels []int) float64 {
 
 // emptyGlass is the median colour inside the empty tubes (the middle of the box, inset from the
 // walls): what a tube with no liquid looks like. It reports false when no tube is empty.
-func (f *frame) emptyGlass(cols []column) (lab, bool) {
+func (f *frame) emptyGlass(cols []column) (lab, bool) { return f.emptyGlassBut(cols, -1) }
+
+// emptyGlassBut is emptyGlass without column but's inside: a column read empty, its one run
+// filling its box, is glass or a tube full of one colour, and cannot tell which by itself.
+func (f *frame) emptyGlassBut(cols []column, but int) (lab, bool) {
 	var insides []lab
-	for _, c := range cols {
-		if !c.empty() || c.curtain {
+	for i, c := range cols {
+		if !c.empty() || c.curtain || i == but {
 			continue
 		}
 		b := c.box
@@ -2031,6 +2056,35 @@ func unevenRows(rows [][]image.Rectangle) (short, long int) {
 	}
 	return short, long
 }
+
+// flushShortRow is the first row, after the first, one tube short of the row above it and
+// standing under that row's places from its left end, each tube within flushSlack of a
+// pitch of the one above, one place short at the right end; else -1. Games centre their
+// rows (a row one short stands half a pitch in) or stagger them (it stands under the places
+// from the right end): a row under the places from the left end has lost its last tube.
+func flushShortRow(rows [][]image.Rectangle) int {
+	for i := 1; i < len(rows); i++ {
+		long, short := rows[i-1], rows[i]
+		if len(short) < 2 || len(short) != len(long)-1 {
+			continue
+		}
+		pitch := commonPitch([][]image.Rectangle{long})
+		if pitch <= 0 {
+			continue
+		}
+		if !slices.ContainsFunc(short, func(b image.Rectangle) bool {
+			k := slices.Index(short, b)
+			return math.Abs(centreX(b)-centreX(long[k])) > flushSlack*pitch
+		}) {
+			return i
+		}
+	}
+	return -1
+}
+
+// flushSlack is how far, in pitches, a tube may stand off the place above it and still stand
+// under it (flushShortRow).
+const flushSlack = 0.15
 
 // unevenRowGap is the fewest tubes by which a short row must fall behind the longest for
 // unevenRows: rows of 3 and 1, or 4 and 2, are still laid out by some games.

@@ -23,6 +23,7 @@ func TestOnceRefused(t *testing.T) {
 		{55000674, "an empty tube with no outline found, inside its row: it looks like the row's empty tubes"},
 		{91000420, "hidden units drawn as a disc round a \"?\": each patch's median mixes the disc and its box in its own shares, so the units group as no one look (markedLooks)"},
 		{91000516, "round feet cut off where the walls end, the lowest unit left a sliver too short to count (extendCutBottoms)"},
+		{91000286, "a glare stripe ending inside the lowest unit, splitting it in two pieces each too short for a unit (segments joins them)"},
 		{89000439, "a dark liquid on top of three of four tubes, under their rims, taken for tinted glass though a fourth tube shows it under another layer (dropGlassTops)"},
 		{89000523, "a bokeh light behind an empty tube of tinted glass read as two units of a colour no other tube holds (loneFeet)"},
 		{91000344, "a sheet's badge missed for a group of background pixels at the box's edge, taken for a pale lantern first (lanternSide)"},

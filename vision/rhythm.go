@@ -460,47 +460,81 @@ func (f *frame) bandsAbove(cols []column, minRoom float64) []lab {
 // a whole tube is compared with the glass there (wholeGlassTube).
 const glassBandRoom = 0.08
 
-// An empty tube is drawn alike wherever it stands: a place at a row's pitch beyond its ends
-// whose grey levels correlate with a found empty tube's by emptyMatch or more holds a tube the
-// layout missed (a faint one, its outline lost on the background). Counts never see a missed
-// empty tube, and a board shows one at a row's end as often as anywhere.
+// An empty tube is drawn alike wherever it stands: a place beyond a row's ends whose grey
+// levels correlate with a found empty tube's by emptyMatch or more holds a tube the layout
+// missed (a faint one, its outline lost on the background). Counts never see a missed empty
+// tube, and a board shows one at a row's end as often as anywhere.
 const emptyMatch = 0.85
 
-// emptyBeyondEnds counts the places just beyond the rows' ends, at their pitch, that look like
-// the first empty tube found or, when every tube found holds liquid, like the empty glass
-// above the liquid of the tube with the most of it (headroomTemplate).
-func (f *frame) emptyBeyondEnds(rows [][]image.Rectangle, cols []column) int {
+// endPlace is a place beyond the end of row row of a layout that holds a tube.
+type endPlace struct {
+	row int
+	box image.Rectangle
+}
+
+// emptyBeyondEnds is the places just beyond the rows' ends that look like the first empty
+// tube found or, when every tube found holds liquid, like the empty glass above the liquid of
+// the tube with the most of it (headroomTemplate). A row spaces its tubes at its pitch, or
+// unevenly: the place is looked for from the narrowest gap between the row's tubes, less
+// endSlack of it, to the widest, plus endSlack of it.
+func (f *frame) emptyBeyondEnds(rows [][]image.Rectangle, cols []column) []endPlace {
 	var tpl image.Rectangle
 	if i := slices.IndexFunc(cols, func(c column) bool { return c.empty() && !c.curtain }); i >= 0 {
 		tpl = f.clip(cols[i].box)
 	} else if t, ok := headroomTemplate(cols); ok {
 		tpl = f.clip(t)
 	} else {
-		return 0
+		return nil
 	}
 	pitch := commonPitch(rows)
 	if pitch <= 0 || tpl.Dx() < 4 || tpl.Dy() < 4 {
-		return 0
+		return nil
 	}
 	var all []image.Rectangle
 	for _, row := range rows {
 		all = append(all, row...)
 	}
-	n := 0
-	for _, row := range rows {
+	var out []endPlace
+	for i, row := range rows {
 		if len(row) == 0 {
 			continue
 		}
-		for _, x := range []float64{centreX(row[0]) - pitch, centreX(row[len(row)-1]) + pitch} {
-			x0 := int(math.Round(x - float64(tpl.Dx())/2))
-			at := image.Rect(x0, row[0].Min.Y, x0+tpl.Dx(), row[0].Min.Y+tpl.Dy())
-			if !overlapsAny(at, all) && f.nccAt(tpl, at.Min) >= emptyMatch {
-				n++
+		lo, hi := rowGaps(row, pitch)
+		w := tpl.Dx()
+		first, last := row[0], row[len(row)-1]
+		// Left edges of the places tried beyond each end, nearest first.
+		for _, xs := range [][2]int{{last.Max.X + lo, last.Max.X + hi}, {first.Min.X - hi - w, first.Min.X - lo - w}} {
+			for x0 := xs[0]; x0 <= xs[1]; x0++ {
+				at := image.Rect(x0, row[0].Min.Y, x0+w, row[0].Min.Y+tpl.Dy())
+				if !overlapsAny(at, all) && f.nccAt(tpl, at.Min) >= emptyMatch {
+					out = append(out, endPlace{i, at})
+					break
+				}
 			}
 		}
 	}
-	return n
+	return out
 }
+
+// rowGaps is the range of gaps, between one tube's box and the next's, that a place beyond
+// the row's ends is looked for at: from the narrowest gap in the row, less endSlack of it,
+// to the widest plus endSlack of it (the pitch less a box's width, for a row of one).
+func rowGaps(row []image.Rectangle, pitch float64) (lo, hi int) {
+	if len(row) < 2 {
+		g := max(0, int(math.Round(pitch))-row[0].Dx())
+		return g, g
+	}
+	lo, hi = math.MaxInt, 0
+	for i := 1; i < len(row); i++ {
+		g := max(0, row[i].Min.X-row[i-1].Max.X)
+		lo, hi = min(lo, g), max(hi, g)
+	}
+	return int(float64(lo) * (1 - endSlack)), int(math.Ceil(float64(hi) * (1 + endSlack)))
+}
+
+// endSlack is how much narrower or wider than the row's own gaps the gap before a place
+// beyond its end may be.
+const endSlack = 0.5
 
 // minHeadroomShare is how much of its box the glass above a tube's liquid must fill to stand
 // for an empty tube's look: less is mostly the rim, alike on any tube-sized place.

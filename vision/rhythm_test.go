@@ -138,3 +138,52 @@ func TestUnevenRows(t *testing.T) {
 		})
 	}
 }
+
+func TestFlushShortRow(t *testing.T) {
+	row := func(y int, xs ...int) []image.Rectangle {
+		var out []image.Rectangle
+		for _, x := range xs {
+			out = append(out, image.Rect(x, y, x+40, y+200))
+		}
+		return out
+	}
+	long := row(100, 0, 100, 200, 300, 400)
+	for _, tc := range []struct {
+		name string
+		rows [][]image.Rectangle
+		want int
+	}{
+		{"one row", [][]image.Rectangle{long}, -1},
+		{"rows alike", [][]image.Rectangle{long, row(400, 0, 100, 200, 300, 400)}, -1},
+		{"one short, centred", [][]image.Rectangle{long, row(400, 50, 150, 250, 350)}, -1},
+		{"one short, staggered: under the places from the right end", [][]image.Rectangle{long, row(400, 100, 200, 300, 400)}, -1},
+		{"one short, under the places from the left end", [][]image.Rectangle{long, row(400, 0, 100, 200, 300)}, 1},
+		{"two short, under the places from the left end", [][]image.Rectangle{long, row(400, 0, 100, 200)}, -1},
+		{"the third row one short of the second", [][]image.Rectangle{long, long, row(700, 0, 100, 200, 300)}, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := flushShortRow(tc.rows); got != tc.want {
+				t.Errorf("got row %d, want %d", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestRowGaps(t *testing.T) {
+	tube := func(x int) image.Rectangle { return image.Rect(x, 100, x+40, 300) }
+	for _, tc := range []struct {
+		name   string
+		row    []image.Rectangle
+		lo, hi int
+	}{
+		{"even gaps of 60", []image.Rectangle{tube(0), tube(100), tube(200)}, 30, 90},
+		{"gaps of 40 and 80", []image.Rectangle{tube(0), tube(80), tube(200)}, 20, 120},
+		{"a row of one: the pitch less its width", []image.Rectangle{tube(0)}, 60, 60},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if lo, hi := rowGaps(tc.row, 100); lo != tc.lo || hi != tc.hi {
+				t.Errorf("got gaps %d to %d, want %d to %d", lo, hi, tc.lo, tc.hi)
+			}
+		})
+	}
+}
