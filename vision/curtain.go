@@ -351,16 +351,16 @@ func (f *frame) lanternGroup(px []pixel, total int, r image.Rectangle, cloth lab
 		w, h := right-left+1, bottom-top+1
 		if deltaE(c, cloth) >= distinct && len(ls)*8 <= total && float64(w) <= lanternWidth*float64(r.Dx()) &&
 			(!compact || float64(h) <= lanternTall*float64(r.Dy())) {
-			// A lantern drawn as a frame round a pane: the pane's colour is the one it shows.
-			// A pane that looks like the cloth leaves the frame's colour, which may be its
-			// gilt rather than the colour it names.
+			// A lantern drawn as a frame round a pane: the pane's colour is the one it shows,
+			// however dull (a black or a navy liquid in a gilt frame). A pane that looks like
+			// the cloth leaves the frame's colour, which may be its gilt rather than the
+			// colour it names.
 			if w >= 6 && h >= 6 && float64(len(ls)) <= frameFill*float64(w*h) {
 				if pane, ok := f.medianLab(image.Rect(left+w/3, top+h/3, right+1-w/3, bottom+1-h/3)); ok && deltaE(pane, c) >= distinctDE {
-					likeCloth := deltaE(pane, cloth) < clothDE
-					if !likeCloth && (compact || pane.Chroma() >= lanternChroma) {
+					if deltaE(pane, cloth) >= clothDE {
 						return lanternSeen{c: pane, ok: true}, px
 					}
-					return lanternSeen{c: c, ok: true, frameOnly: likeCloth}, px
+					return lanternSeen{c: c, ok: true, frameOnly: true}, px
 				}
 			}
 			return lanternSeen{c: c, ok: true}, px

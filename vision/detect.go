@@ -95,24 +95,30 @@ func frameOf(src gocv.Mat, s *screen) (*frame, error) {
 }
 
 // cannyLevels are the edge thresholds tried: low ones catch faint outlines, high ones keep
-// tubes apart from patterned backgrounds.
-var cannyLevels = [][2]float32{{20, 60}, {40, 110}, {70, 170}, {110, 240}}
+// tubes apart from patterned backgrounds. faintLevel catches fainter ones still (a light
+// outline on a light background), too many among textures to group into rows: its outlines
+// only tell whether a place at a row's pitch holds a tube (completeRows).
+var (
+	cannyLevels = [][2]float32{{20, 60}, {40, 110}, {70, 170}, {110, 240}}
+	faintLevel  = [2]float32{10, 30}
+)
 
 // tubeCandidates finds tall, narrow outlines: the external contours of the dilated edge map,
-// kept when their box has a tube's proportions and a plausible size for the frame.
-func (f *frame) tubeCandidates() []image.Rectangle {
+// kept when their box has a tube's proportions and a plausible size for the frame; and,
+// apart, the faint ones only faintLevel finds.
+func (f *frame) tubeCandidates() (cands, faint []image.Rectangle) {
 	gray, err := gocv.NewMatFromBytes(f.h, f.w, gocv.MatTypeCV8U, f.gray)
 	if err != nil {
-		return nil
+		return nil, nil
 	}
 	defer gray.Close()
 	edges := gocv.NewMat()
 	defer edges.Close()
 	kernel := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(3, 3))
 	defer kernel.Close()
-	var out []image.Rectangle
 	seen := map[image.Rectangle]bool{}
-	for _, lv := range cannyLevels {
+	boxes := func(lv [2]float32) []image.Rectangle {
+		var out []image.Rectangle
 		gocv.Canny(gray, &edges, lv[0], lv[1])
 		gocv.Dilate(edges, &edges, kernel)
 		for _, r := range f.tallBoxes(edges) {
@@ -121,14 +127,24 @@ func (f *frame) tubeCandidates() []image.Rectangle {
 				out = append(out, r)
 			}
 		}
+		return out
 	}
+	for _, lv := range cannyLevels {
+		cands = append(cands, boxes(lv)...)
+	}
+	faint = boxes(faintLevel)
 	// Grouping is quadratic and worse: a cluttered image (noise, a photo) is cut down to its
 	// largest candidates, which is where tubes are.
-	if len(out) > maxCandidates {
-		sort.Slice(out, func(i, j int) bool { return out[i].Dx()*out[i].Dy() > out[j].Dx()*out[j].Dy() })
-		out = out[:maxCandidates]
+	return largest(cands), largest(faint)
+}
+
+// largest is the maxCandidates largest of the boxes, or all of them.
+func largest(bs []image.Rectangle) []image.Rectangle {
+	if len(bs) > maxCandidates {
+		sort.Slice(bs, func(i, j int) bool { return bs[i].Dx()*bs[i].Dy() > bs[j].Dx()*bs[j].Dy() })
+		bs = bs[:maxCandidates]
 	}
-	return out
+	return bs
 }
 
 // maxCandidates bounds the tube candidates grouped per image.

@@ -341,13 +341,13 @@ func dropTwinRows(rows [][]image.Rectangle) [][]image.Rectangle {
 // plausible of them; else the refused reading with the highest confidence; else the reason no
 // layout was a level.
 func (f *frame) read(base Reading) (*Reading, error) {
-	cands := f.tubeCandidates()
+	cands, faint := f.tubeCandidates()
 	var hs []*hypothesis
 	for _, l := range f.layouts(cands) {
 		// A layout completed at its rows' pitch is tried first: between readings that explain
 		// the same liquid equally well, the one with every tube of the rows wins.
 		var first []*hypothesis
-		if c, ok := f.completeRows(l, cands); ok {
+		if c, ok := f.completeRows(l, cands, faint); ok {
 			first = append(first, f.interpret(c, base))
 		}
 		first = append(first, f.interpret(l, base))

@@ -32,8 +32,10 @@ const (
 
 // completeRows is the layout with a tube added at every free place of its rows that holds
 // one: in the row's gaps, and outwards from its ends while the places keep holding tubes. It
-// reports false when no place was filled.
-func (f *frame) completeRows(l tubeLayout, cands []image.Rectangle) (tubeLayout, bool) {
+// reports false when no place was filled. The faint outlines (see faintLevel) count as
+// outlines at a place, with the candidates, within the board's span.
+func (f *frame) completeRows(l tubeLayout, cands, faint []image.Rectangle) (tubeLayout, bool) {
+	places := append(slices.Clone(cands), faint...) // the outlines that tell a place holds a tube
 	rows := l.allRows()
 	global := commonPitch(rows)
 	added := 0
@@ -78,13 +80,21 @@ func (f *frame) completeRows(l tubeLayout, cands []image.Rectangle) (tubeLayout,
 			return empties
 		}
 		var found []image.Rectangle
+		inBoard := func(b image.Rectangle) bool {
+			return float64(b.Min.X) >= lo-float64(tw)/4 && float64(b.Max.X) <= hi+float64(tw)/4
+		}
 		try := func(x float64, end bool) bool {
-			b := snap(place(x), cands, tw/2)
+			// Beyond the board's ends, where buttons and doodles stand, faint outlines do
+			// not count.
+			outlines := places
+			if end && !inBoard(place(x)) {
+				outlines = cands
+			}
+			b := snap(place(x), outlines, tw/2)
 			if b.Min.X < 0 || b.Max.X > f.w || taken(b) {
 				return false
 			}
-			inBoard := float64(b.Min.X) >= lo-float64(tw)/4 && float64(b.Max.X) <= hi+float64(tw)/4
-			if !f.holdsTube(b, cands, row, end && !inBoard, rowEmpties) {
+			if !f.holdsTube(b, outlines, row, end && !inBoard(b), rowEmpties) {
 				return false
 			}
 			found = append(found, b)
