@@ -281,8 +281,9 @@ func segments(b image.Rectangle, in, out []lab, minLen int) []segment {
 	}
 	// A glare stripe that ends inside a unit splits it in two, its glared part above and
 	// lighter: two short pieces side by side, each too short for a unit, that together make
-	// one, of one hue, the upper one lighter, and unlike the long runs beside them (a shaded
-	// foot under tinted glass is the glass's), are one run.
+	// one, each a third of a run's least length or more (a hatch line is a pixel), of one hue,
+	// the upper one lighter, and unlike the long runs beside them (a shaded foot under tinted
+	// glass is the glass's), are one run.
 	unlikeLong := func(j, step int, c lab) bool { // the nearest long run from j on, by step
 		for ; j >= 0 && j < len(segs); j += step {
 			if !segs[j].short {
@@ -293,7 +294,7 @@ func segments(b image.Rectangle, in, out []lab, minLen int) []segment {
 	}
 	for i := len(segs) - 1; i > 0; i-- {
 		a, c := segs[i], segs[i-1]
-		if !a.short || !c.short || !a.liquid || !c.liquid || a.color.L <= c.color.L || a.len()+c.len() < minLen || deltaE(a.color, c.color) >= meniscusDE || !sameHue(a.color, c.color) {
+		if !a.short || !c.short || !a.liquid || !c.liquid || a.color.L <= c.color.L || a.len()+c.len() < minLen || 3*min(a.len(), c.len()) < minLen || deltaE(a.color, c.color) >= meniscusDE || !sameHue(a.color, c.color) {
 			continue
 		}
 		if both := colorOf(segment{y0: a.y0, y1: c.y1}); unlikeLong(i+1, 1, both) && unlikeLong(i-2, -1, both) {

@@ -194,40 +194,40 @@ func TestInkShare(t *testing.T) {
 
 // TestGlareSplitUnit checks that two short pieces of one unit, split where a glare stripe
 // ends, make one run, the lighter above; and that the shaded glass under a rim, lighter
-// below, stays in pieces.
+// below, or a hatch line a pixel or two tall over a piece, stays in pieces.
 func TestGlareSplitUnit(t *testing.T) {
 	blue := lab{L: 55, A: -10, B: -19}
 	olive, glared := lab{L: 39, A: -16, B: 40}, lab{L: 52, A: -17, B: 37}
 	bg := lab{L: 15, A: 2, B: -15}
-	// Rows top to bottom: 17 rows of blue, then the unit split in two of 8 rows each.
-	profile := func(upper, lower lab) []lab {
-		var in []lab
+	// Rows top to bottom: 17 rows of blue, then the unit split in two pieces.
+	profile := func(upper, lower lab, nu, nl int) (in, out []lab) {
 		for range 17 {
 			in = append(in, blue)
 		}
-		for range 8 {
+		for range nu {
 			in = append(in, upper)
 		}
-		for range 8 {
+		for range nl {
 			in = append(in, lower)
 		}
-		return in
+		for range in {
+			out = append(out, bg)
+		}
+		return in, out
 	}
-	out := make([]lab, 33)
-	for i := range out {
-		out[i] = bg
-	}
-	b := image.Rect(0, 0, 40, 33)
 	for _, tc := range []struct {
 		name         string
 		upper, lower lab
+		nu, nl       int
 		runs         int
 	}{
-		{"glared part above: one unit", glared, olive, 2},
-		{"lighter part below: two pieces", olive, glared, 3},
+		{"glared part above: one unit", glared, olive, 8, 8, 2},
+		{"lighter part below: two pieces", olive, glared, 8, 8, 3},
+		{"a line of two pixels above: two pieces", glared, olive, 2, 8, 3},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			segs := segments(b, profile(tc.upper, tc.lower), out, 10)
+			in, out := profile(tc.upper, tc.lower, tc.nu, tc.nl)
+			segs := segments(image.Rect(0, 0, 40, len(in)), in, out, 10)
 			if len(segs) != tc.runs {
 				t.Errorf("got %d runs %v, want %d", len(segs), segs, tc.runs)
 			}

@@ -24,6 +24,7 @@ func TestOnceRefused(t *testing.T) {
 		{91000420, "hidden units drawn as a disc round a \"?\": each patch's median mixes the disc and its box in its own shares, so the units group as no one look (markedLooks)"},
 		{91000516, "round feet cut off where the walls end, the lowest unit left a sliver too short to count (extendCutBottoms)"},
 		{91000286, "a glare stripe ending inside the lowest unit, splitting it in two pieces each too short for a unit (segments joins them)"},
+		{1000084, "hatched hidden boxes, a hatch line a pixel tall over a piece of a box joined with it into a unit (segments, before the pieces had to be a third of a run each)"},
 		{89000321, "empty tubes whose outlines only the faintest edges show, missed at their rows' places: every tube read full (faintLevel)"},
 		{91000364, "the same at a row's end, the row left one short under the places of the row above"},
 		{89000439, "a dark liquid on top of three of four tubes, under their rims, taken for tinted glass though a fourth tube shows it under another layer (dropGlassTops)"},
