@@ -1352,11 +1352,13 @@ func (f *frame) raiseLids(cols []column, rows []int, cut, byFillToo bool) (found
 			glass = append(glass, cols[i].lid.color)
 		}
 	}
-	// The glass the empty tubes show, each column's own inside left out of what it is
+	// The glass the tubes still empty show, each column's own inside left out of what it is
 	// compared with.
+	insides := f.emptyInsides(cols)
 	likeGlass := func(i int) bool {
+		still := slices.DeleteFunc(slices.Clone(insides), func(in inside) bool { return !cols[in.col].empty() })
 		gs := glass
-		if g, ok := f.emptyGlassBut(cols, i); ok {
+		if g, ok := glassBut(still, i); ok {
 			gs = append(slices.Clone(glass), g)
 		}
 		return slices.ContainsFunc(gs, func(g lab) bool { return deltaE(g, cols[i].lid.color) < glassDE })

@@ -1900,25 +1900,43 @@ func widestGroup(colors []lab, labels []int) float64 {
 
 // emptyGlass is the median colour inside the empty tubes (the middle of the box, inset from the
 // walls): what a tube with no liquid looks like. It reports false when no tube is empty.
-func (f *frame) emptyGlass(cols []column) (lab, bool) { return f.emptyGlassBut(cols, -1) }
+func (f *frame) emptyGlass(cols []column) (lab, bool) { return glassBut(f.emptyInsides(cols), -1) }
 
-// emptyGlassBut is emptyGlass without column but's inside: a column read empty, its one run
-// filling its box, is glass or a tube full of one colour, and cannot tell which by itself.
-func (f *frame) emptyGlassBut(cols []column, but int) (lab, bool) {
-	var insides []lab
+// inside is the colour inside an empty tube, column col of a reading.
+type inside struct {
+	col int
+	c   lab
+}
+
+// emptyInsides is the colour inside each empty tube (emptyGlass).
+func (f *frame) emptyInsides(cols []column) []inside {
+	var out []inside
 	for i, c := range cols {
-		if !c.empty() || c.curtain || i == but {
+		if !c.empty() || c.curtain {
 			continue
 		}
 		b := c.box
 		if m, ok := f.medianLab(image.Rect(b.Min.X+b.Dx()/4, b.Min.Y+b.Dy()*3/10, b.Max.X-b.Dx()/4, b.Min.Y+b.Dy()*8/10)); ok {
-			insides = append(insides, m)
+			out = append(out, inside{i, m})
 		}
 	}
-	if len(insides) == 0 {
+	return out
+}
+
+// glassBut is the median of the empty tubes' insides but column but's: a column read empty,
+// its one run filling its box, is glass or a tube full of one colour, and cannot tell which by
+// itself. It reports false when no other tube is empty.
+func glassBut(insides []inside, but int) (lab, bool) {
+	var cs []lab
+	for _, in := range insides {
+		if in.col != but {
+			cs = append(cs, in.c)
+		}
+	}
+	if len(cs) == 0 {
 		return lab{}, false
 	}
-	return medianOf(insides), true
+	return medianOf(cs), true
 }
 
 // A reading whose every layer holds a multiple of d units keeps the rules with each d units
@@ -2072,10 +2090,11 @@ func flushShortRow(rows [][]image.Rectangle) int {
 		if pitch <= 0 {
 			continue
 		}
-		if !slices.ContainsFunc(short, func(b image.Rectangle) bool {
-			k := slices.Index(short, b)
-			return math.Abs(centreX(b)-centreX(long[k])) > flushSlack*pitch
-		}) {
+		under := true
+		for k, b := range short {
+			under = under && math.Abs(centreX(b)-centreX(long[k])) <= flushSlack*pitch
+		}
+		if under {
 			return i
 		}
 	}

@@ -109,7 +109,7 @@ func TestOnceSilentlyWrong(t *testing.T) {
 		{87000330, false, "a curtain's lantern, a light blue pane in a gilt frame, sampled as a grey mix of both and named a colour seen nowhere, beside hidden units that could hold it: refused, a lantern is coloured (lanternDoubt)"},
 		{85000484, false, "a staggered mystery board of discs with \"?\" read as its first row and one tube of the second: the discs' glare-lit boxes matched no cell outside the tubes (refused by unevenRows)"},
 		{20261297784281, true, "the last empty tube of an unevenly spaced row missed, its gap from the row wider than the row's pitch: the place beyond the row's end is looked for from the row's narrowest gap to its widest, and the reading with it is tried"},
-		{20261297784257, true, "a tube full of one colour, its one run from the box's top to its bottom, read empty: the glass it was compared with was its own inside, the only empty tube (emptyGlassBut)"},
+		{20261297784257, true, "a tube full of one colour, its one run from the box's top to its bottom, read empty: the glass it was compared with was its own inside, the only empty tube (glassBut)"},
 		{20261297784236, false, "an empty tube at the end of a row standing under another row's places from the left, its outline merged with a plank's seam: refused (flushShortRow)"},
 		{20261290783988, true, "a curtain's lantern, a near-black pane in a gilt frame, named after the frame's gold: a pane under lanternChroma was passed over for the frame"},
 		{91000369, true, "a board of three rows read with a curtain too many, the third row flush under the second's places from the left (flushShortRow refuses that layout)"},
