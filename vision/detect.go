@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"runtime"
 	"slices"
 	"sort"
 
@@ -101,11 +102,15 @@ func frameOf(src gocv.Mat, s *screen) (*frame, error) {
 var (
 	cannyLevels = [][2]float32{{20, 60}, {40, 110}, {70, 170}, {110, 240}}
 	faintLevel  = [2]float32{10, 30}
+	chromaLevel = [2]float32{20, 60}
 )
+
+// chromaGain scales a* and b* into grey levels for their edges (chromaLevel).
+const chromaGain = 2
 
 // tubeCandidates finds tall, narrow outlines: the external contours of the dilated edge map,
 // kept when their box has a tube's proportions and a plausible size for the frame; and,
-// apart, the faint ones only faintLevel finds.
+// apart, the faint ones only faintLevel finds in grey, or chromaLevel in a* or b*.
 func (f *frame) tubeCandidates() (cands, faint []image.Rectangle) {
 	gray, err := gocv.NewMatFromBytes(f.h, f.w, gocv.MatTypeCV8U, f.gray)
 	if err != nil {
@@ -117,9 +122,9 @@ func (f *frame) tubeCandidates() (cands, faint []image.Rectangle) {
 	kernel := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(3, 3))
 	defer kernel.Close()
 	seen := map[image.Rectangle]bool{}
-	boxes := func(lv [2]float32) []image.Rectangle {
+	boxes := func(img gocv.Mat, lv [2]float32) []image.Rectangle {
 		var out []image.Rectangle
-		gocv.Canny(gray, &edges, lv[0], lv[1])
+		gocv.Canny(img, &edges, lv[0], lv[1])
 		gocv.Dilate(edges, &edges, kernel)
 		for _, r := range f.tallBoxes(edges) {
 			if !seen[r] {
@@ -130,9 +135,27 @@ func (f *frame) tubeCandidates() (cands, faint []image.Rectangle) {
 		return out
 	}
 	for _, lv := range cannyLevels {
-		cands = append(cands, boxes(lv)...)
+		cands = append(cands, boxes(gray, lv)...)
 	}
-	faint = boxes(faintLevel)
+	faint = boxes(gray, faintLevel)
+	// An outline that differs from the background in hue alone leaves no edge in grey: its
+	// edges in a* and b* are faint outlines too.
+	plane := make([]byte, f.w*f.h)
+	for ch := 1; ch <= 2; ch++ {
+		for i := range plane {
+			plane[i] = byte(min(255, max(0, 128+chromaGain*f.lab[3*i+ch])))
+		}
+		m, err := gocv.NewMatFromBytes(f.h, f.w, gocv.MatTypeCV8U, plane)
+		if err != nil {
+			continue
+		}
+		blurred := gocv.NewMat()
+		gocv.GaussianBlur(m, &blurred, image.Pt(3, 3), 0, 0, gocv.BorderDefault)
+		faint = append(faint, boxes(blurred, chromaLevel)...)
+		blurred.Close()
+		m.Close()
+	}
+	runtime.KeepAlive(plane)
 	// Grouping is quadratic and worse: a cluttered image (noise, a photo) is cut down to its
 	// largest candidates, which is where tubes are.
 	return largest(cands), largest(faint)

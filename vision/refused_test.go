@@ -27,6 +27,8 @@ func TestOnceRefused(t *testing.T) {
 		{1000084, "hatched hidden boxes, a hatch line a pixel tall over a piece of a box joined with it into a unit (segments, before the pieces had to be a third of a run each)"},
 		{89000321, "empty tubes whose outlines only the faintest edges show, missed at their rows' places: every tube read full (faintLevel)"},
 		{91000364, "the same at a row's end, the row left one short under the places of the row above"},
+		{20261293783862, "an empty tube whose light outline stands from the background in hue more than in grey, its place at the row's pitch left empty (chromaLevel)"},
+		{20261293783932, "the same, every tube read full"},
 		{89000439, "a dark liquid on top of three of four tubes, under their rims, taken for tinted glass though a fourth tube shows it under another layer (dropGlassTops)"},
 		{89000523, "a bokeh light behind an empty tube of tinted glass read as two units of a colour no other tube holds (loneFeet)"},
 		{91000344, "a sheet's badge missed for a group of background pixels at the box's edge, taken for a pale lantern first (lanternSide)"},
