@@ -97,8 +97,9 @@ func frameOf(src gocv.Mat, s *screen) (*frame, error) {
 
 // cannyLevels are the edge thresholds tried: low ones catch faint outlines, high ones keep
 // tubes apart from patterned backgrounds. faintLevel catches fainter ones still (a light
-// outline on a light background), too many among textures to group into rows: its outlines
-// only tell whether a place at a row's pitch holds a tube (completeRows).
+// outline on a light background), and chromaLevel outlines in a* and b*: too many among
+// textures to group into rows, their outlines only tell whether a place at a row's pitch
+// holds a tube (faintCandidates).
 var (
 	cannyLevels = [][2]float32{{20, 60}, {40, 110}, {70, 170}, {110, 240}}
 	faintLevel  = [2]float32{10, 30}
@@ -109,37 +110,29 @@ var (
 const chromaGain = 2
 
 // tubeCandidates finds tall, narrow outlines: the external contours of the dilated edge map,
-// kept when their box has a tube's proportions and a plausible size for the frame; and,
-// apart, the faint ones only faintLevel finds in grey, or chromaLevel in a* or b*.
-func (f *frame) tubeCandidates() (cands, faint []image.Rectangle) {
+// kept when their box has a tube's proportions and a plausible size for the frame.
+func (f *frame) tubeCandidates() []image.Rectangle {
 	gray, err := gocv.NewMatFromBytes(f.h, f.w, gocv.MatTypeCV8U, f.gray)
 	if err != nil {
-		return nil, nil
+		return nil
 	}
 	defer gray.Close()
-	edges := gocv.NewMat()
-	defer edges.Close()
-	kernel := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(3, 3))
-	defer kernel.Close()
-	seen := map[image.Rectangle]bool{}
-	boxes := func(img gocv.Mat, lv [2]float32) []image.Rectangle {
-		var out []image.Rectangle
-		gocv.Canny(img, &edges, lv[0], lv[1])
-		gocv.Dilate(edges, &edges, kernel)
-		for _, r := range f.tallBoxes(edges) {
-			if !seen[r] {
-				seen[r] = true
-				out = append(out, r)
-			}
-		}
-		return out
+	// Grouping is quadratic and worse: a cluttered image (noise, a photo) is cut down to its
+	// largest candidates, which is where tubes are.
+	return largest(f.outlines(gray, cannyLevels...))
+}
+
+// faintCandidates are tubeCandidates' outlines at faintLevel in grey and at chromaLevel in a*
+// and b* (an outline that differs from the background in hue alone leaves no edge in grey).
+// They are looked for only where a place at a row's pitch needs them (completeRows): the
+// edges of two more channels cost a read a third more.
+func (f *frame) faintCandidates() []image.Rectangle {
+	gray, err := gocv.NewMatFromBytes(f.h, f.w, gocv.MatTypeCV8U, f.gray)
+	if err != nil {
+		return nil
 	}
-	for _, lv := range cannyLevels {
-		cands = append(cands, boxes(gray, lv)...)
-	}
-	faint = boxes(gray, faintLevel)
-	// An outline that differs from the background in hue alone leaves no edge in grey: its
-	// edges in a* and b* are faint outlines too.
+	defer gray.Close()
+	out := f.outlines(gray, faintLevel)
 	plane := make([]byte, f.w*f.h)
 	for ch := 1; ch <= 2; ch++ {
 		for i := range plane {
@@ -151,14 +144,34 @@ func (f *frame) tubeCandidates() (cands, faint []image.Rectangle) {
 		}
 		blurred := gocv.NewMat()
 		gocv.GaussianBlur(m, &blurred, image.Pt(3, 3), 0, 0, gocv.BorderDefault)
-		faint = append(faint, boxes(blurred, chromaLevel)...)
+		out = append(out, f.outlines(blurred, chromaLevel)...)
 		blurred.Close()
 		m.Close()
 	}
 	runtime.KeepAlive(plane)
-	// Grouping is quadratic and worse: a cluttered image (noise, a photo) is cut down to its
-	// largest candidates, which is where tubes are.
-	return largest(cands), largest(faint)
+	return largest(out)
+}
+
+// outlines is the boxes of tube-shaped outlines (tallBoxes) in the edges of img at each pair
+// of Canny thresholds, each box once.
+func (f *frame) outlines(img gocv.Mat, levels ...[2]float32) []image.Rectangle {
+	edges := gocv.NewMat()
+	defer edges.Close()
+	kernel := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(3, 3))
+	defer kernel.Close()
+	var out []image.Rectangle
+	seen := map[image.Rectangle]bool{}
+	for _, lv := range levels {
+		gocv.Canny(img, &edges, lv[0], lv[1])
+		gocv.Dilate(edges, &edges, kernel)
+		for _, r := range f.tallBoxes(edges) {
+			if !seen[r] {
+				seen[r] = true
+				out = append(out, r)
+			}
+		}
+	}
+	return out
 }
 
 // largest is the maxCandidates largest of the boxes, or all of them.

@@ -341,7 +341,15 @@ func dropTwinRows(rows [][]image.Rectangle) [][]image.Rectangle {
 // plausible of them; else the refused reading with the highest confidence; else the reason no
 // layout was a level.
 func (f *frame) read(base Reading) (*Reading, error) {
-	cands, faint := f.tubeCandidates()
+	cands := f.tubeCandidates()
+	var faintBoxes []image.Rectangle
+	faintRead := false
+	faint := func() []image.Rectangle { // read once, when a place at a row's pitch needs them
+		if !faintRead {
+			faintRead, faintBoxes = true, f.faintCandidates()
+		}
+		return faintBoxes
+	}
 	var hs []*hypothesis
 	for _, l := range f.layouts(cands) {
 		// A layout completed at its rows' pitch is tried first: between readings that explain

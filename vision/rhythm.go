@@ -32,10 +32,9 @@ const (
 
 // completeRows is the layout with a tube added at every free place of its rows that holds
 // one: in the row's gaps, and outwards from its ends while the places keep holding tubes. It
-// reports false when no place was filled. The faint outlines (see faintLevel) count as
-// outlines at a place, with the candidates, within the board's span.
-func (f *frame) completeRows(l tubeLayout, cands, faint []image.Rectangle) (tubeLayout, bool) {
-	places := append(slices.Clone(cands), faint...) // the outlines that tell a place holds a tube
+// reports false when no place was filled. Where the candidates tell nothing at a place within
+// the board's span, the faint outlines (faintCandidates) count too.
+func (f *frame) completeRows(l tubeLayout, cands []image.Rectangle, faint func() []image.Rectangle) (tubeLayout, bool) {
 	rows := l.allRows()
 	global := commonPitch(rows)
 	added := 0
@@ -83,22 +82,24 @@ func (f *frame) completeRows(l tubeLayout, cands, faint []image.Rectangle) (tube
 		inBoard := func(b image.Rectangle) bool {
 			return float64(b.Min.X) >= lo-float64(tw)/4 && float64(b.Max.X) <= hi+float64(tw)/4
 		}
-		try := func(x float64, end bool) bool {
-			// Beyond the board's ends, where buttons and doodles stand, faint outlines do
-			// not count.
-			outlines := places
-			if end && !inBoard(place(x)) {
-				outlines = cands
-			}
+		at := func(x float64, end bool, outlines []image.Rectangle) (image.Rectangle, bool) {
 			b := snap(place(x), outlines, tw/2)
 			if b.Min.X < 0 || b.Max.X > f.w || taken(b) {
-				return false
+				return b, false
 			}
-			if !f.holdsTube(b, outlines, row, end && !inBoard(b), rowEmpties) {
-				return false
+			return b, f.holdsTube(b, outlines, row, end && !inBoard(b), rowEmpties)
+		}
+		try := func(x float64, end bool) bool {
+			b, ok := at(x, end, cands)
+			// Faint outlines count where the others tell nothing, within the board's span:
+			// beyond its ends stand buttons and doodles.
+			if !ok && !(end && !inBoard(place(x))) {
+				b, ok = at(x, end, append(slices.Clone(cands), faint()...))
 			}
-			found = append(found, b)
-			return true
+			if ok {
+				found = append(found, b)
+			}
+			return ok
 		}
 		for j := 1; j < len(row); j++ {
 			a, b := centreX(row[j-1]), centreX(row[j])
