@@ -37,6 +37,13 @@ const (
 func (f *frame) completeRows(l tubeLayout, cands []image.Rectangle, faint func() []image.Rectangle) (tubeLayout, bool) {
 	rows := l.allRows()
 	global := commonPitch(rows)
+	var all []image.Rectangle // the candidates and the faint outlines, put together once needed
+	withFaint := func() []image.Rectangle {
+		if all == nil {
+			all = append(slices.Clone(cands), faint()...)
+		}
+		return all
+	}
 	added := 0
 	out := cloneRows(l.rows)
 	for i, row := range rows {
@@ -94,7 +101,7 @@ func (f *frame) completeRows(l tubeLayout, cands []image.Rectangle, faint func()
 			// Faint outlines count where the others tell nothing, within the board's span:
 			// beyond its ends stand buttons and doodles.
 			if !ok && !(end && !inBoard(place(x))) {
-				b, ok = at(x, end, append(slices.Clone(cands), faint()...))
+				b, ok = at(x, end, withFaint())
 			}
 			if ok {
 				found = append(found, b)
