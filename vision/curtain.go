@@ -38,6 +38,7 @@ const (
 	lanternSide      = 0.05 // a pale lantern stands clear of this share of its box's width on each side
 	lanternTall      = 0.4  // a pale lantern, told by its colour alone, is at most this share of the cloth's height
 	sameClothDE      = 5    // two curtains' cloths this close are one game's cloth
+	lanternGap       = 2    // rows of another colour a lantern's run may bridge (see flankedLantern)
 )
 
 // curtain is a covered tube: its box, the colour its lantern shows and its cloth's.
@@ -341,7 +342,9 @@ func (f *frame) lanternGroup(px []pixel, total int, r image.Rectangle, cloth lab
 		var ls, as, bs []float64
 		left, right, top, bottom := r.Max.X, r.Min.X, r.Max.Y, r.Min.Y
 		for _, p := range px {
-			if deltaE(p.c, seed) < clothDE {
+			// A pixel nearer the cloth than the seed is cloth: a lantern only about clothDE
+			// from its cloth (a pale padlock on a grey lid) would take the cloth in.
+			if d := deltaE(p.c, seed); d < clothDE && d < deltaE(p.c, cloth) {
 				ls, as, bs = append(ls, p.c.L), append(as, p.c.A), append(bs, p.c.B)
 				left, right = min(left, p.x), max(right, p.x)
 				top, bottom = min(top, p.y), max(bottom, p.y)
@@ -401,10 +404,24 @@ func (f *frame) flankedLantern(box image.Rectangle, c lab) bool {
 		return false
 	}
 	// And cloth hangs below the lantern, where below a layer of liquid lies another layer.
+	// The lantern is the longest run of its colour down the box's middle (gaps of
+	// lanternGap rows or fewer bridged, as a ring round a disc makes): a lone row of it
+	// lower down is a rim's highlight or noise, a short run a stand below the cloth.
 	down := box.Min.Y
-	for y := box.Min.Y; y < box.Max.Y; y++ {
-		if deltaE(f.at((box.Min.X+box.Max.X)/2, y), c) < clothDE {
-			down = y
+	start, end, best := -1, -1, 0
+	for y := box.Min.Y; y <= box.Max.Y; y++ {
+		if y < box.Max.Y && deltaE(f.at((box.Min.X+box.Max.X)/2, y), c) < clothDE {
+			if start < 0 {
+				start = y
+			}
+			end = y
+			continue
+		}
+		if start >= 0 && (y-end > lanternGap || y == box.Max.Y) {
+			if end-start+1 > best {
+				best, down = end-start+1, end
+			}
+			start = -1
 		}
 	}
 	if float64(down-box.Min.Y) >= lanternLowest*float64(box.Dy()) {
