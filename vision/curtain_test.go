@@ -132,3 +132,11 @@ func TestTurns(t *testing.T) {
 func TestLanternRunAndGroup(t *testing.T) {
 	readExactlyOrDead(t, 85000519, 89000381, 91000321, 20261290783964)
 }
+
+// TestCurtainAmongTubesReadAsTube reads random scenes in which a tube among the others was
+// taken for a curtain, its top layer (shaded, or on grey hidden boxes as grey as a lid) for
+// a lantern: every other tube then looked like the cloth, and the board was refused. The
+// reading with the curtains found among the tubes read as tubes keeps the rules.
+func TestCurtainAmongTubesReadAsTube(t *testing.T) {
+	readExactlyOrDead(t, 85000365, 87000375, 20261293783751)
+}

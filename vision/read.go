@@ -181,6 +181,9 @@ type tubeLayout struct {
 	// touched (completeAtStart), in the hue of the glass seen, set when read: read as glass,
 	// a hypothesis (see read).
 	startFull []image.Rectangle
+	// clothLike is set when read if a tube's units look like a curtain's cloth
+	// (clothCovered): the curtain may be a tube like it, a hypothesis (see read).
+	clothLike bool
 }
 
 // boxes is the layout's boxes in reading order.
@@ -415,6 +418,22 @@ func (f *frame) read(base Reading) (*Reading, error) {
 				slices.SortFunc(l.rows[e.row], func(a, b image.Rectangle) int { return a.Min.X - b.Min.X })
 			}
 			l.cue, l.ends = fmt.Sprintf("%s, %d empty tubes added beyond the rows' ends", l.cue, len(h.ends)), nil
+			hs = append(hs, f.interpret(l, base))
+		}
+	}
+	// A curtain found among a row's tubes whose cloth looks like another tube's units may
+	// be a tube like that one (hidden boxes as grey as a lid, a shaded layer on top taken
+	// for a lantern): a reading with the curtains found among the tubes read as tubes.
+	for _, h := range hs {
+		if !h.clothLike {
+			continue
+		}
+		l := h.tubeLayout
+		l.curtains = slices.DeleteFunc(slices.Clone(l.curtains), func(c curtain) bool {
+			return slices.ContainsFunc(l.rows, func(row []image.Rectangle) bool { return slices.Contains(row, c.box) })
+		})
+		if len(l.curtains) < len(h.curtains) {
+			l.cue, l.clothLike = l.cue+", curtains among the tubes read as tubes", false
 			hs = append(hs, f.interpret(l, base))
 		}
 	}
@@ -863,6 +882,7 @@ func (f *frame) readAtUnit(l *tubeLayout, r *Reading, cols []column, rooms [][2]
 		capacity = fitCapacity(capacity, total, cols, unit)
 	}
 	if i := clothCovered(l.curtains, counts, samples); i >= 0 {
+		l.clothLike = true
 		r.doubt(brokenConfidence, "tube %d looks like the cloth over a covered tube: it may be covered too", i+1)
 	}
 	if i := f.emptyGlyphs(cols); i >= 0 {
