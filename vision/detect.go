@@ -159,20 +159,86 @@ func (f *frame) outlines(img gocv.Mat, levels ...[2]float32) []image.Rectangle {
 	defer edges.Close()
 	kernel := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(3, 3))
 	defer kernel.Close()
+	// A shelf, a stand's rail or a banner's edge runs across a row of tubes and joins their
+	// outlines into one: the edges are looked at once more without lines longer than
+	// shelfLine of the frame's width (a tube's own edges, rim and layers, are no wider than
+	// the tube, and tallBoxes takes no tube wider than a third of the frame).
+	rail := max(3, int(shelfLine*float64(f.w)))
 	var out []image.Rectangle
 	seen := map[image.Rectangle]bool{}
-	for _, lv := range levels {
-		gocv.Canny(img, &edges, lv[0], lv[1])
-		gocv.Dilate(edges, &edges, kernel)
-		for _, r := range f.tallBoxes(edges) {
+	add := func(rs []image.Rectangle) {
+		for _, r := range rs {
 			if !seen[r] {
 				seen[r] = true
 				out = append(out, r)
 			}
 		}
 	}
+	for i, lv := range levels {
+		gocv.Canny(img, &edges, lv[0], lv[1])
+		gocv.Dilate(edges, &edges, kernel)
+		add(f.tallBoxes(edges))
+		if i > 0 {
+			continue
+		}
+		if px, cleared := withoutLines(edges, rail); len(cleared) > 0 {
+			cut, err := gocv.NewMatFromBytes(edges.Rows(), edges.Cols(), gocv.MatTypeCV8U, px)
+			if err == nil {
+				// Only the boxes standing on a line are tubes it joined: a panel's edges
+				// free shapes inside it too, which are no tubes.
+				add(slices.DeleteFunc(f.tallBoxes(cut), func(r image.Rectangle) bool { return !standsOnLine(r, cleared) }))
+				cut.Close()
+			}
+			runtime.KeepAlive(px)
+		}
+	}
 	return out
 }
+
+// withoutLines is a copy of the edge image's pixels with every horizontal run of edge
+// pixels rail long or longer cleared, and the runs cleared, each one row tall.
+func withoutLines(edges gocv.Mat, rail int) ([]byte, []image.Rectangle) {
+	px := edges.ToBytes()
+	w := edges.Cols()
+	var cleared []image.Rectangle
+	for y := 0; y < edges.Rows(); y++ {
+		row := px[y*w : (y+1)*w]
+		for x := 0; x < w; {
+			if row[x] == 0 {
+				x++
+				continue
+			}
+			end := x
+			for end < w && row[end] != 0 {
+				end++
+			}
+			if end-x >= rail {
+				clear(row[x:end])
+				cleared = append(cleared, image.Rect(x, y, end, y+1))
+			}
+			x = end
+		}
+	}
+	return px, cleared
+}
+
+// standsOnLine reports whether box r stands on one of the lines: one runs under half its width or
+// more, within footSlack pixels of its foot.
+func standsOnLine(r image.Rectangle, lines []image.Rectangle) bool {
+	foot := image.Rect(r.Min.X, r.Max.Y-footSlack, r.Max.X, r.Max.Y+footSlack)
+	return slices.ContainsFunc(lines, func(l image.Rectangle) bool {
+		o := l.Intersect(foot)
+		return !o.Empty() && 2*o.Dx() >= r.Dx()
+	})
+}
+
+// footSlack is how far (pixels) a line may run from a box's foot for the box to stand on it:
+// the edges are dilated, and a tube's foot rests on a shelf's top edge.
+const footSlack = 3
+
+// shelfLine is the shortest edge, as a share of the frame's width, taken for a line across a
+// row of tubes (see outlines).
+const shelfLine = 1.0 / 3
 
 // largest is the maxCandidates largest of the boxes, or all of them.
 func largest(bs []image.Rectangle) []image.Rectangle {

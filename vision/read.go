@@ -780,6 +780,9 @@ func (f *frame) readLayout(l *tubeLayout, r *Reading, out *[]column) error {
 	if len(boxes) > maxScreenTubes {
 		return solver.Errorf(solver.CodeNoPuzzle, "no water-sort level found: %d tube-shaped outlines, more than a level has (%d)", len(boxes), maxScreenTubes)
 	}
+	if !slices.ContainsFunc(l.allRows(), func(row []image.Rectangle) bool { return len(row) >= 2 }) {
+		return solver.Errorf(solver.CodeNoPuzzle, "no water-sort level found: %d tube-shaped outlines, each alone in its row: a level's tubes stand in rows", len(boxes))
+	}
 	cols := make([]column, len(boxes))
 	rooms := make([][2]int, len(boxes)) // the free room beside each tube
 	for i, b := range boxes {

@@ -42,6 +42,9 @@ func TestOnceRefused(t *testing.T) {
 		{20261293784226, "full tubes of two colours, their liquid filling boxes whose top is the tubes' top, their top layers taken for corks though less liquid stands under them than a tube with glass above its liquid holds (raiseLids)"},
 		{20261293783965, "tubes with a bulb under their walls standing close, no room beside most bulbs to see the background there: their feet are told from the background beside the row's other feet (extendBulbs)"},
 		{89000404, "tubes with a bulb under their walls, outside the boxes found round the walls, each holding a unit (extendBulbs); a bulb's round outline found as a tube of a row of its own (dropTwinRows); one box cut at its liquid's top in a row of boxes with glass above their liquid (raiseLids)"},
+		{87000312, "tubes standing on a shelf, their outlines joined by its edge into one box as wide as the row: no tube-shaped outline but the liquid's (outlines looks again without lines a third of the frame long)"},
+		{89000313, "the same"},
+		{20261293783741, "the same"},
 	} {
 		readsExactly(t, tc.seed, nil, tc.kind)
 	}

@@ -187,3 +187,47 @@ func TestRowGaps(t *testing.T) {
 		})
 	}
 }
+
+// TestWithoutLines: a horizontal run of edge pixels as long as the rail is cleared (a shelf
+// under a row of tubes), a shorter one (a tube's rim, a layer's edge) and vertical ones (its
+// walls) are kept.
+func TestWithoutLines(t *testing.T) {
+	const w, h = 40, 6
+	px := make([]byte, w*h)
+	for x := 2; x < 38; x++ {
+		px[4*w+x] = 255 // the shelf, 36 long
+	}
+	for x := 5; x < 15; x++ {
+		px[1*w+x] = 255 // a rim, 10 long
+	}
+	for y := 0; y < 4; y++ {
+		px[y*w+5], px[y*w+14] = 255, 255 // walls
+	}
+	m, err := gocv.NewMatFromBytes(h, w, gocv.MatTypeCV8U, px)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	got, cleared := withoutLines(m, 20)
+	if want := []image.Rectangle{image.Rect(2, 4, 38, 5)}; !slices.Equal(cleared, want) {
+		t.Fatalf("lines cleared %v, want %v (the shelf)", cleared, want)
+	}
+	for i, v := range got {
+		want := px[i]
+		if i/w == 4 {
+			want = 0
+		}
+		if v != want {
+			t.Errorf("pixel (%d, %d) = %d, want %d", i%w, i/w, v, want)
+		}
+	}
+	if _, none := withoutLines(m, 37); len(none) > 0 {
+		t.Error("a line found longer than any run")
+	}
+	if !standsOnLine(image.Rect(4, 0, 16, 4), cleared) {
+		t.Error("a box whose foot is on the shelf does not stand on it")
+	}
+	if standsOnLine(image.Rect(4, 0, 16, 1), cleared) {
+		t.Error("a box ending three rows above the shelf stands on it")
+	}
+}
