@@ -487,6 +487,12 @@ func (f *frame) read(base Reading) (*Reading, error) {
 			best = h
 		}
 	}
+	if best.verified() {
+		if row := wideGap(best.allRows()); row >= 0 {
+			best.reading.doubt(brokenConfidence, "row %d holds two tubes more than %d tube widths apart: games space their tubes closer, so tubes between them were missed", row+1, maxGapWidths)
+			best.err = best.reading.lowConfidence()
+		}
+	}
 	if best.reading == nil {
 		return nil, best.err
 	}
@@ -2139,3 +2145,19 @@ const flushSlack = 0.15
 // unevenRowGap is the fewest tubes by which a short row must fall behind the longest for
 // unevenRows: rows of 3 and 1, or 4 and 2, are still laid out by some games.
 const unevenRowGap = 3
+
+// wideGap is the first row with two tubes side by side more than maxGapWidths of a tube's
+// width apart, or -1.
+func wideGap(rows [][]image.Rectangle) int {
+	for i, row := range rows {
+		for j := 1; j < len(row); j++ {
+			if gap := row[j].Min.X - row[j-1].Max.X; gap > maxGapWidths*row[j-1].Dx() {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// maxGapWidths is the widest gap between two tubes of a row, in tube widths, that games draw.
+const maxGapWidths = 3

@@ -254,3 +254,24 @@ func TestDropTwinRows(t *testing.T) {
 		}
 	}
 }
+
+// TestWideGapRefused: a mystery board of three rows of four whose middle tubes left no
+// outline read as its four corner tubes, rows with a pitch of four tube widths, a level of 3
+// units that a curtain keeps the counts from checking: returned at 0.70. Games space their
+// tubes less than three widths apart, so such a row has lost tubes, and the reading is refused.
+func TestWideGapRefused(t *testing.T) {
+	sc, err := render.Random(20261300784295)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Read(sc.Data)
+	if err == nil && r.Level.Canonical() != sc.Truth.Level.Canonical() {
+		t.Errorf("silently wrong:\ngot  %s\nwant %s", r.Level.Compact(), sc.Truth.Level.Compact())
+	}
+	if got := wideGap([][]image.Rectangle{{image.Rect(0, 0, 10, 30), image.Rect(40, 0, 50, 30)}}); got != -1 {
+		t.Errorf("a gap of three widths: row %d, want none", got)
+	}
+	if got := wideGap([][]image.Rectangle{{image.Rect(0, 0, 10, 30)}, {image.Rect(0, 40, 10, 70), image.Rect(41, 40, 51, 70)}}); got != 1 {
+		t.Errorf("a gap of 3.1 widths in row 2: row %d, want 1", got)
+	}
+}
