@@ -451,10 +451,15 @@ func (f *frame) clothSides(box image.Rectangle, cloth lab) (int, int, bool) {
 	return left, right, left < right
 }
 
+// inRows reports whether box b is one of the rows' boxes (a curtain found among the tubes).
+func inRows(rows [][]image.Rectangle, b image.Rectangle) bool {
+	return slices.ContainsFunc(rows, func(row []image.Rectangle) bool { return slices.Contains(row, b) })
+}
+
 // insertCurtains puts the curtains' boxes into their rows, in order.
 func insertCurtains(rows [][]image.Rectangle, cs []curtain) [][]image.Rectangle {
 	for _, c := range cs {
-		if slices.ContainsFunc(rows, func(row []image.Rectangle) bool { return slices.Contains(row, c.box) }) {
+		if inRows(rows, c.box) {
 			continue // a curtain found among the tubes
 		}
 		for i, row := range rows {

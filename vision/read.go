@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/decant/decant/solver"
 	"github.com/decant/decant/vision/annotate"
@@ -345,14 +346,7 @@ func dropTwinRows(rows [][]image.Rectangle) [][]image.Rectangle {
 // layout was a level.
 func (f *frame) read(base Reading) (*Reading, error) {
 	cands := f.tubeCandidates()
-	var faintBoxes []image.Rectangle
-	faintRead := false
-	faint := func() []image.Rectangle { // read once, when a place at a row's pitch needs them
-		if !faintRead {
-			faintRead, faintBoxes = true, f.faintCandidates()
-		}
-		return faintBoxes
-	}
+	faint := sync.OnceValue(f.faintCandidates) // read once, when a place at a row's pitch needs them
 	var hs []*hypothesis
 	for _, l := range f.layouts(cands) {
 		// A layout completed at its rows' pitch is tried first: between readings that explain
@@ -429,9 +423,7 @@ func (f *frame) read(base Reading) (*Reading, error) {
 			continue
 		}
 		l := h.tubeLayout
-		l.curtains = slices.DeleteFunc(slices.Clone(l.curtains), func(c curtain) bool {
-			return slices.ContainsFunc(l.rows, func(row []image.Rectangle) bool { return slices.Contains(row, c.box) })
-		})
+		l.curtains = slices.DeleteFunc(slices.Clone(l.curtains), func(c curtain) bool { return inRows(l.rows, c.box) })
 		if len(l.curtains) < len(h.curtains) {
 			l.cue, l.clothLike = l.cue+", curtains among the tubes read as tubes", false
 			hs = append(hs, f.interpret(l, base))
@@ -786,7 +778,8 @@ func (f *frame) readLayout(l *tubeLayout, r *Reading, out *[]column) error {
 	if len(boxes) > maxScreenTubes {
 		return solver.Errorf(solver.CodeNoPuzzle, "no water-sort level found: %d tube-shaped outlines, more than a level has (%d)", len(boxes), maxScreenTubes)
 	}
-	if !slices.ContainsFunc(l.allRows(), func(row []image.Rectangle) bool { return len(row) >= 2 }) {
+	rows := l.allRows()
+	if !slices.ContainsFunc(rows, func(row []image.Rectangle) bool { return len(row) >= 2 }) {
 		return solver.Errorf(solver.CodeNoPuzzle, "no water-sort level found: %d tube-shaped outlines, each alone in its row: a level's tubes stand in rows", len(boxes))
 	}
 	cols := make([]column, len(boxes))
@@ -803,8 +796,8 @@ func (f *frame) readLayout(l *tubeLayout, r *Reading, out *[]column) error {
 		}
 		cols[i] = f.readColumn(b, rooms[i])
 	}
-	rowLens := make([]int, 0, len(l.rows))
-	for _, row := range l.allRows() {
+	rowLens := make([]int, 0, len(rows))
+	for _, row := range rows {
 		rowLens = append(rowLens, len(row))
 	}
 	l.cut, l.cutByFill = f.raiseLids(cols, rowLens, l.raiseCut, l.raiseFill)
@@ -1301,10 +1294,11 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 			}
 		}
 	}
-	if short, long := unevenRows(u.layout.allRows()); short > 0 {
+	rows := u.layout.allRows()
+	if short, long := unevenRows(rows); short > 0 {
 		r.doubt(brokenConfidence, "a row holds %d tubes and another %d: games fill their rows alike, so tubes of the short row were missed", short, long)
 	}
-	if i := flushShortRow(u.layout.allRows()); i >= 0 {
+	if i := flushShortRow(rows); i >= 0 {
 		r.doubt(brokenConfidence, "row %d stands under the places of the row above from its left end, one tube short at its right: games centre or stagger their rows, so its last tube was missed", i+1)
 	}
 	if ends := f.emptyBeyondEnds(u.layout.rows, cols); len(ends) > 0 {
