@@ -54,6 +54,10 @@ type column struct {
 	// a cork or a lid (see raiseLids), or the one run of a column read empty that reaches
 	// from the box's top to its bottom; its y1 is 0 when there is none.
 	lid segment
+	// foot is the top of the long run the liquid rests on when that run looks like what
+	// surrounds the tube (a label or a holder under the tube, joined to its outline, or a
+	// liquid near the background's colour at the bottom); 0 when there is none.
+	foot int
 }
 
 // glyphRun is a run of hidden units: its height, the number of glyphs drawn on it, and its
@@ -372,6 +376,9 @@ func (f *frame) readColumn(b image.Rectangle, room [2]int) column {
 		return col
 	}
 	col.bottom, col.top = segs[first].y1, segs[first].y0
+	if !segs[first].liquid && first < last {
+		col.foot = segs[first].y0
+	}
 	col.runs = append(col.runs, segs[first].color)
 	for _, s := range segs[first+1 : last+1] {
 		if s.short {

@@ -185,6 +185,9 @@ type tubeLayout struct {
 	// clothLike is set when read if a tube's units look like a curtain's cloth
 	// (clothCovered): the curtain may be a tube like it, a hypothesis (see read).
 	clothLike bool
+	// glyphsOnly reads hidden units only where glyphs tell them, not by the rules alone: a
+	// hypothesis that is a guess already takes no second one (see footCut).
+	glyphsOnly bool
 }
 
 // boxes is the layout's boxes in reading order.
@@ -429,6 +432,16 @@ func (f *frame) read(base Reading) (*Reading, error) {
 			hs = append(hs, f.interpret(l, base))
 		}
 	}
+	// Tubes resting on runs like the background (a label under each tube or a holder, their
+	// edges joined to the tube's outline) hold one unit too many of the background's
+	// colour: a reading with the boxes cut above those runs.
+	for _, h := range hs {
+		if rows, n := footCut(h); n > 0 {
+			l := h.tubeLayout
+			l.cue, l.rows, l.glyphsOnly = fmt.Sprintf("%s, %d boxes cut above runs like the background", l.cue, n), rows, true
+			hs = append(hs, f.interpret(l, base))
+		}
+	}
 	// A tube holding a colour alone, a colour no other tube shows and too little of it to
 	// make a tube's worth, may be empty glass over something behind it (a bokeh spot, a
 	// doodle): a reading with such tubes empty, for the rules to check.
@@ -537,6 +550,51 @@ func (f *frame) loneFeet(h *hypothesis) []image.Rectangle {
 		}
 	}
 	return feet
+}
+
+// footCut is the hypothesis' rows with the boxes cut above the run their liquid rests on where
+// that run looks like the background (column.foot), and the number of boxes cut: in each row
+// where half the tubes holding liquid or more rest on such a run, every box of the row ends
+// that much higher (the median cut; an empty tube stands on its label too). Nil where no row
+// qualifies or the hypothesis is verified.
+func footCut(h *hypothesis) ([][]image.Rectangle, int) {
+	if h.verified() || len(h.cols) == 0 {
+		return nil, 0
+	}
+	byBox := map[image.Rectangle]column{}
+	for _, c := range h.cols {
+		byBox[c.box] = c
+	}
+	rows := cloneRows(h.rows)
+	n := 0
+	for _, row := range rows {
+		var cuts []float64
+		wet := 0
+		for _, b := range row {
+			c, ok := byBox[b]
+			if !ok || c.empty() {
+				continue
+			}
+			wet++
+			if c.foot > 0 {
+				cuts = append(cuts, float64(b.Max.Y-c.foot))
+			}
+		}
+		if len(cuts) == 0 || 2*len(cuts) < wet {
+			continue
+		}
+		cut := int(math.Round(median(cuts)))
+		for i, b := range row {
+			if b.Dy() > 2*cut {
+				row[i].Max.Y -= cut
+				n++
+			}
+		}
+	}
+	if n == 0 {
+		return nil, 0
+	}
+	return rows, n
 }
 
 // errScreenCut is read's answer when the screen a photo was warped to cuts through a tube:
@@ -925,7 +983,7 @@ func (f *frame) readAtUnit(l *tubeLayout, r *Reading, cols []column, rooms [][2]
 			}
 		}
 	}
-	if solver.ErrorCode(err) == solver.CodeLowConfidence && !slices.ContainsFunc(samples, func(s unitSample) bool { return s.hidden }) {
+	if solver.ErrorCode(err) == solver.CodeLowConfidence && !l.glyphsOnly && !slices.ContainsFunc(samples, func(s unitSample) bool { return s.hidden }) {
 		// Hidden units drawn without a glyph look like one more colour: one that breaks the
 		// count rule and never shows on a tube's top. Read as hidden, it may keep the rules.
 		looks := hiddenLooks(samples, counts, capacity)

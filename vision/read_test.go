@@ -239,3 +239,11 @@ func TestCompleteAtStart(t *testing.T) {
 		})
 	}
 }
+
+// TestLabelsUnderTubes: a number label (or a holder) under each tube joins its outline, so
+// the box runs below the tube's foot and the background between them reads as one unit more
+// at every tube's bottom. The boxes cut above those runs read the level (footCut); without
+// that hypothesis each of these is refused.
+func TestLabelsUnderTubes(t *testing.T) {
+	readExactlyOrDead(t, 85000442, 91000278, 20261293783750)
+}
