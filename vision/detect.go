@@ -111,15 +111,20 @@ const chromaGain = 2
 
 // tubeCandidates finds tall, narrow outlines: the external contours of the dilated edge map,
 // kept when their box has a tube's proportions and a plausible size for the frame.
-func (f *frame) tubeCandidates() []image.Rectangle {
+//
+// parted are the tube-shaped outlines found inside outlines as tall as a tube but too wide
+// for one (partedBoxes): tubes standing close, their holders, lips or shadows joined by the
+// dilated edges. They are a second guess, read only where the first reads no level.
+func (f *frame) tubeCandidates() (cands, parted []image.Rectangle) {
 	gray, err := gocv.NewMatFromBytes(f.h, f.w, gocv.MatTypeCV8U, f.gray)
 	if err != nil {
-		return nil
+		return nil, nil
 	}
 	defer gray.Close()
 	// Grouping is quadratic and worse: a cluttered image (noise, a photo) is cut down to its
 	// largest candidates, which is where tubes are.
-	return largest(f.outlines(gray, cannyLevels...))
+	cands, parted = f.outlinesParted(gray, cannyLevels...)
+	return largest(cands), largest(parted)
 }
 
 // faintCandidates are tubeCandidates' outlines at faintLevel in grey and at chromaLevel in a*
@@ -155,7 +160,15 @@ func (f *frame) faintCandidates() []image.Rectangle {
 // outlines is the boxes of tube-shaped outlines (tallBoxes) in the edges of img at each pair
 // of Canny thresholds, each box once.
 func (f *frame) outlines(img gocv.Mat, levels ...[2]float32) []image.Rectangle {
-	edges := gocv.NewMat()
+	out, _ := f.outlinesParted(img, levels...)
+	return out
+}
+
+// outlinesParted is outlines, and the boxes partedBoxes finds in the outlines too wide for a
+// tube, each once.
+func (f *frame) outlinesParted(img gocv.Mat, levels ...[2]float32) (out, parted []image.Rectangle) {
+	raw, edges := gocv.NewMat(), gocv.NewMat()
+	defer raw.Close()
 	defer edges.Close()
 	kernel := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(3, 3))
 	defer kernel.Close()
@@ -165,8 +178,7 @@ func (f *frame) outlines(img gocv.Mat, levels ...[2]float32) []image.Rectangle {
 	// no wider than the tube, and tallBoxes takes no tube wider than a third of the frame).
 	// The other levels found no more tubes, at eight times the cost.
 	rail := max(3, int(shelfLine*float64(f.w)))
-	var out []image.Rectangle
-	seen := map[image.Rectangle]bool{}
+	seen, seenParted := map[image.Rectangle]bool{}, map[image.Rectangle]bool{}
 	add := func(rs []image.Rectangle) {
 		for _, r := range rs {
 			if !seen[r] {
@@ -176,9 +188,16 @@ func (f *frame) outlines(img gocv.Mat, levels ...[2]float32) []image.Rectangle {
 		}
 	}
 	for i, lv := range levels {
-		gocv.Canny(img, &edges, lv[0], lv[1])
-		gocv.Dilate(edges, &edges, kernel)
-		add(f.tallBoxes(edges))
+		gocv.Canny(img, &raw, lv[0], lv[1])
+		gocv.Dilate(raw, &edges, kernel)
+		tall, wide := f.tallBoxes(edges)
+		add(tall)
+		for _, r := range f.partedBoxes(raw, wide) {
+			if !seen[r] && !seenParted[r] {
+				seenParted[r] = true
+				parted = append(parted, r)
+			}
+		}
 		if i > 0 {
 			continue
 		}
@@ -187,14 +206,64 @@ func (f *frame) outlines(img gocv.Mat, levels ...[2]float32) []image.Rectangle {
 			if err == nil {
 				// Only the boxes standing on a line are tubes it joined: a panel's edges
 				// free shapes inside it too, which are no tubes.
-				add(slices.DeleteFunc(f.tallBoxes(cut), func(r image.Rectangle) bool { return !standsOnLine(r, cleared) }))
+				tall, _ := f.tallBoxes(cut)
+				add(slices.DeleteFunc(tall, func(r image.Rectangle) bool { return !standsOnLine(r, cleared) }))
 				cut.Close()
 			}
 			runtime.KeepAlive(px)
 		}
 	}
-	return out
+	return out, parted
 }
+
+// partedBoxes looks inside the wide boxes (outlines as tall as a tube and too wide for one)
+// for tubes the dilation joined: in the raw edges, dilated upright only (a wall's broken
+// pixels join, two outlines side by side stay apart), it keeps the tube-shaped boxes at least
+// partedHeight of their wide box's height, no more than partedWidth of its width.
+func (f *frame) partedBoxes(raw gocv.Mat, wide []image.Rectangle) []image.Rectangle {
+	if len(wide) == 0 {
+		return nil
+	}
+	upright := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(1, 3))
+	defer upright.Close()
+	grown := gocv.NewMat()
+	defer grown.Close()
+	gocv.Dilate(raw, &grown, upright)
+	px := grown.ToBytes()
+	inside := make([]bool, len(px))
+	for _, b := range wide {
+		b = b.Intersect(image.Rect(0, 0, grown.Cols(), grown.Rows()))
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			for x := b.Min.X; x < b.Max.X; x++ {
+				inside[y*grown.Cols()+x] = true
+			}
+		}
+	}
+	for i := range px {
+		if !inside[i] {
+			px[i] = 0
+		}
+	}
+	m, err := gocv.NewMatFromBytes(grown.Rows(), grown.Cols(), gocv.MatTypeCV8U, px)
+	if err != nil {
+		return nil
+	}
+	defer m.Close()
+	tall, _ := f.tallBoxes(m)
+	runtime.KeepAlive(px)
+	return slices.DeleteFunc(tall, func(r image.Rectangle) bool {
+		return !slices.ContainsFunc(wide, func(b image.Rectangle) bool {
+			return r.In(b) && float64(r.Dy()) >= partedHeight*float64(b.Dy()) && float64(r.Dx()) <= partedWidth*float64(b.Dx())
+		})
+	})
+}
+
+// A box found inside a wide one (partedBoxes) is a tube of its row when it is at least
+// partedHeight of the wide box's height and at most partedWidth of its width.
+const (
+	partedHeight = 0.6
+	partedWidth  = 1 / 1.6
+)
 
 // withoutLines is a copy of the edge image's pixels with every horizontal run of edge
 // pixels rail long or longer cleared, and the runs cleared, each one row tall.
@@ -255,22 +324,27 @@ const maxCandidates = 300
 
 // tallBoxes returns the boxes of all contours (nested ones too: a window frame may enclose
 // the game) that have a tube's proportions and a plausible size for the frame.
-func (f *frame) tallBoxes(edges gocv.Mat) []image.Rectangle {
+//
+// wide are the boxes as tall as a tube but too wide for one (a row of tubes whose outlines
+// the edges joined, or a panel).
+func (f *frame) tallBoxes(edges gocv.Mat) (tall, wide []image.Rectangle) {
 	contours := gocv.FindContours(edges, gocv.RetrievalList, gocv.ChainApproxSimple)
 	defer contours.Close()
-	var out []image.Rectangle
 	for i := 0; i < contours.Size(); i++ {
 		r := gocv.BoundingRect(contours.At(i))
 		w, h := r.Dx(), r.Dy()
-		if w < 6 || h < f.h/25 || h > f.h*3/4 || w > f.w/3 {
+		if w < 6 || h < f.h/25 || h > f.h*3/4 {
 			continue
 		}
-		if ar := float64(h) / float64(w); ar < 1.8 || ar > 10 {
-			continue
+		ar := float64(h) / float64(w)
+		switch {
+		case w > f.w/3 || ar < 1.8:
+			wide = append(wide, r)
+		case ar <= 10:
+			tall = append(tall, r)
 		}
-		out = append(out, r)
 	}
-	return out
+	return tall, wide
 }
 
 // alikeGroups finds sets of non-overlapping candidates of one size (games draw every tube

@@ -35,6 +35,7 @@ type Reading struct {
 	// pixels keeps the decoded image so that Annotate draws on it without decoding again.
 	pixels *annotate.BGR
 	photo  bool // read from a photo of a screen (see findScreen)
+	parted bool // read with the outlines found inside joined ones (see read)
 	// nearest is the ΔE between the reading's two nearest colours (+Inf with one colour).
 	nearest float64
 }
@@ -145,7 +146,8 @@ func Read(data []byte) (*Reading, error) {
 // 65 and 71) and for 9 of their 21 wrong ones.
 func (f *frame) crossCheck(r *Reading, base Reading) error {
 	again, err := f.halfShifted().read(base)
-	if err != nil || again.Confidence < r.Confidence || again.Level.Canonical() == r.Level.Canonical() {
+	// (A second guess from parted outlines cannot overturn a first one: see read.)
+	if err != nil || again.Confidence < r.Confidence || again.Level.Canonical() == r.Level.Canonical() || again.parted && !r.parted {
 		return nil
 	}
 	r.doubt(unstableConfidence, "moved by half a pixel, the image reads as another level that keeps the rules too (%d tubes of %d): the reading is not stable", len(again.Level.Tubes), again.Level.Capacity)
@@ -348,7 +350,29 @@ func dropTwinRows(rows [][]image.Rectangle) [][]image.Rectangle {
 // plausible of them; else the refused reading with the highest confidence; else the reason no
 // layout was a level.
 func (f *frame) read(base Reading) (*Reading, error) {
-	cands := f.tubeCandidates()
+	cands, parted := f.tubeCandidates()
+	r, err := f.readFrom(base, cands)
+	if err == nil || len(parted) == 0 {
+		return r, err
+	}
+	// No level that keeps the rules: the tubes may stand so close that their outlines
+	// joined (partedBoxes). A reading with those found inside joined outlines too is a
+	// second guess, taken only where the rules check it fully (partedConfidence): a mystery
+	// board or curtains leave the counts too little to check (a label under each tube, read
+	// as part of it, made a mystery board's tubes a unit taller and kept the rules).
+	// Elsewhere the first reading's refusal says more.
+	if pr, perr := f.readFrom(base, append(slices.Clone(cands), parted...)); perr == nil && pr.Confidence >= partedConfidence {
+		pr.parted = true
+		return pr, nil
+	}
+	return r, err
+}
+
+// partedConfidence is the least confidence of a reading from parted outlines (see read).
+const partedConfidence = 0.9
+
+// readFrom is read with the tube candidates given.
+func (f *frame) readFrom(base Reading, cands []image.Rectangle) (*Reading, error) {
 	faint := sync.OnceValue(f.faintCandidates) // read once, when a place at a row's pitch needs them
 	var hs []*hypothesis
 	for _, l := range f.layouts(cands) {

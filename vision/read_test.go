@@ -247,3 +247,10 @@ func TestCompleteAtStart(t *testing.T) {
 func TestLabelsUnderTubes(t *testing.T) {
 	readExactlyOrDead(t, 85000442, 91000278, 20261293783750)
 }
+
+// TestJoinedOutlines: tubes standing so close that the dilated edges of their holders, lips
+// or drop shadows join them into one outline too wide for a tube. Each is read from the
+// tube-shaped outlines inside the joined one (partedBoxes), and refused without them.
+func TestJoinedOutlines(t *testing.T) {
+	readExactlyOrDead(t, 20261290783707, 87000269, 20261290783780)
+}
