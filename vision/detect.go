@@ -111,20 +111,46 @@ const chromaGain = 2
 
 // tubeCandidates finds tall, narrow outlines: the external contours of the dilated edge map,
 // kept when their box has a tube's proportions and a plausible size for the frame.
-//
-// parted are the tube-shaped outlines found inside outlines as tall as a tube but too wide
-// for one (partedBoxes): tubes standing close, their holders, lips or shadows joined by the
-// dilated edges. They are a second guess, read only where the first reads no level.
-func (f *frame) tubeCandidates() (cands, parted []image.Rectangle) {
+func (f *frame) tubeCandidates() []image.Rectangle {
 	gray, err := gocv.NewMatFromBytes(f.h, f.w, gocv.MatTypeCV8U, f.gray)
 	if err != nil {
-		return nil, nil
+		return nil
 	}
 	defer gray.Close()
 	// Grouping is quadratic and worse: a cluttered image (noise, a photo) is cut down to its
 	// largest candidates, which is where tubes are.
-	cands, parted = f.outlinesParted(gray, cannyLevels...)
-	return largest(cands), largest(parted)
+	return largest(f.outlines(gray, cannyLevels...))
+}
+
+// partedCandidates are the tube-shaped outlines found inside outlines as tall as a tube but
+// too wide for one (partedBoxes), at tubeCandidates' edge thresholds: tubes standing close,
+// their holders, lips or shadows joined by the dilated edges. They are a second guess, looked
+// for only where the first reads no level.
+func (f *frame) partedCandidates() []image.Rectangle {
+	gray, err := gocv.NewMatFromBytes(f.h, f.w, gocv.MatTypeCV8U, f.gray)
+	if err != nil {
+		return nil
+	}
+	defer gray.Close()
+	raw, edges := gocv.NewMat(), gocv.NewMat()
+	defer raw.Close()
+	defer edges.Close()
+	kernel := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(3, 3))
+	defer kernel.Close()
+	var out []image.Rectangle
+	seen := map[image.Rectangle]bool{}
+	for _, lv := range cannyLevels {
+		gocv.Canny(gray, &raw, lv[0], lv[1])
+		gocv.Dilate(raw, &edges, kernel)
+		_, wide := f.tallBoxes(edges)
+		for _, r := range f.partedBoxes(raw, wide) {
+			if !seen[r] {
+				seen[r] = true
+				out = append(out, r)
+			}
+		}
+	}
+	return largest(out)
 }
 
 // faintCandidates are tubeCandidates' outlines at faintLevel in grey and at chromaLevel in a*
@@ -160,15 +186,7 @@ func (f *frame) faintCandidates() []image.Rectangle {
 // outlines is the boxes of tube-shaped outlines (tallBoxes) in the edges of img at each pair
 // of Canny thresholds, each box once.
 func (f *frame) outlines(img gocv.Mat, levels ...[2]float32) []image.Rectangle {
-	out, _ := f.outlinesParted(img, levels...)
-	return out
-}
-
-// outlinesParted is outlines, and the boxes partedBoxes finds in the outlines too wide for a
-// tube, each once.
-func (f *frame) outlinesParted(img gocv.Mat, levels ...[2]float32) (out, parted []image.Rectangle) {
-	raw, edges := gocv.NewMat(), gocv.NewMat()
-	defer raw.Close()
+	edges := gocv.NewMat()
 	defer edges.Close()
 	kernel := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(3, 3))
 	defer kernel.Close()
@@ -178,7 +196,8 @@ func (f *frame) outlinesParted(img gocv.Mat, levels ...[2]float32) (out, parted 
 	// no wider than the tube, and tallBoxes takes no tube wider than a third of the frame).
 	// The other levels found no more tubes, at eight times the cost.
 	rail := max(3, int(shelfLine*float64(f.w)))
-	seen, seenParted := map[image.Rectangle]bool{}, map[image.Rectangle]bool{}
+	var out []image.Rectangle
+	seen := map[image.Rectangle]bool{}
 	add := func(rs []image.Rectangle) {
 		for _, r := range rs {
 			if !seen[r] {
@@ -188,16 +207,10 @@ func (f *frame) outlinesParted(img gocv.Mat, levels ...[2]float32) (out, parted 
 		}
 	}
 	for i, lv := range levels {
-		gocv.Canny(img, &raw, lv[0], lv[1])
-		gocv.Dilate(raw, &edges, kernel)
-		tall, wide := f.tallBoxes(edges)
+		gocv.Canny(img, &edges, lv[0], lv[1])
+		gocv.Dilate(edges, &edges, kernel)
+		tall, _ := f.tallBoxes(edges)
 		add(tall)
-		for _, r := range f.partedBoxes(raw, wide) {
-			if !seen[r] && !seenParted[r] {
-				seenParted[r] = true
-				parted = append(parted, r)
-			}
-		}
 		if i > 0 {
 			continue
 		}
@@ -213,7 +226,7 @@ func (f *frame) outlinesParted(img gocv.Mat, levels ...[2]float32) (out, parted 
 			runtime.KeepAlive(px)
 		}
 	}
-	return out, parted
+	return out
 }
 
 // partedBoxes looks inside the wide boxes (outlines as tall as a tube and too wide for one)

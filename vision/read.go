@@ -350,9 +350,13 @@ func dropTwinRows(rows [][]image.Rectangle) [][]image.Rectangle {
 // plausible of them; else the refused reading with the highest confidence; else the reason no
 // layout was a level.
 func (f *frame) read(base Reading) (*Reading, error) {
-	cands, parted := f.tubeCandidates()
+	cands := f.tubeCandidates()
 	r, err := f.readFrom(base, cands)
-	if err == nil || len(parted) == 0 {
+	if err == nil {
+		return r, err
+	}
+	parted := slices.DeleteFunc(f.partedCandidates(), func(b image.Rectangle) bool { return slices.Contains(cands, b) })
+	if len(parted) == 0 {
 		return r, err
 	}
 	// No level that keeps the rules: the tubes may stand so close that their outlines
