@@ -184,6 +184,9 @@ type tubeLayout struct {
 	// touched (completeAtStart), in the hue of the glass seen, set when read: read as glass,
 	// a hypothesis (see read).
 	startFull []image.Rectangle
+	// wholeGlass are the boxes of tubes full of one colour found in no other tube, near the
+	// glass seen (wholeGlassTubes), set when read: read as glass, a hypothesis (see read).
+	wholeGlass []image.Rectangle
 	// clothLike is set when read if a tube's units look like a curtain's cloth
 	// (clothCovered): the curtain may be a tube like it, a hypothesis (see read).
 	clothLike bool
@@ -488,6 +491,15 @@ func (f *frame) readFrom(base Reading, cands []image.Rectangle) (*Reading, error
 		if len(h.startFull) > 0 && len(h.glass) == 0 {
 			l := h.tubeLayout
 			l.cue, l.glass = l.cue+", full tubes on a mystery board read as glass", h.startFull
+			hs = append(hs, f.interpret(l, base))
+		}
+	}
+	// The same for tubes full of one colour no other tube shows, near the glass seen (an
+	// empty tube of tinted glass, or over a glow behind it), where the reading was refused.
+	for _, h := range hs {
+		if len(h.wholeGlass) > 0 && len(h.glass) == 0 && !h.verified() {
+			l := h.tubeLayout
+			l.cue, l.glass = l.cue+", full tubes of one colour near the glass read as glass", h.wholeGlass
 			hs = append(hs, f.interpret(l, base))
 		}
 	}
@@ -1338,8 +1350,13 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 			r.doubt(glassConfidence, "%d colours look like an empty tube's glass", n)
 		}
 	}
-	if i := wholeGlassTube(tubes, samples, capacity, u.glasses); i >= 0 {
-		r.doubt(glassConfidence, "tube %d is full of one colour near the glass that an empty tube or the room above a tube's liquid shows: it may be empty glass read as liquid", i+1)
+	if glassy := wholeGlassTubes(tubes, samples, capacity, u.glasses); len(glassy) > 0 {
+		r.doubt(glassConfidence, "tube %d is full of one colour near the glass that an empty tube or the room above a tube's liquid shows: it may be empty glass read as liquid", glassy[0]+1)
+		for _, i := range glassy {
+			if b := u.cols[i].box; !slices.Contains(u.layout.wholeGlass, b) {
+				u.layout.wholeGlass = append(u.layout.wholeGlass, b)
+			}
+		}
 	}
 	if err != nil {
 		r.doubt(brokenConfidence, "%v", solver.ErrorMessage(err))
@@ -2097,10 +2114,9 @@ const (
 	tintedChroma  = 12
 )
 
-// wholeGlassTube is the first tube that holds capacity units of one colour found in no other
-// tube, near one of the glasses, or -1: an empty tube whose tinted glass was read as one full
-// colour.
-func wholeGlassTube(tubes [][]string, samples []unitSample, capacity int, glasses []lab) int {
+// wholeGlassTubes are the tubes that hold capacity units of one colour found in no other
+// tube, near one of the glasses: empty tubes whose tinted glass was read as one full colour.
+func wholeGlassTubes(tubes [][]string, samples []unitSample, capacity int, glasses []lab) []int {
 	tubeOf := map[string]int{}
 	for i, t := range tubes {
 		for _, u := range t {
@@ -2111,6 +2127,7 @@ func wholeGlassTube(tubes [][]string, samples []unitSample, capacity int, glasse
 			}
 		}
 	}
+	var out []int
 	si := 0
 	for i, t := range tubes {
 		start := si
@@ -2125,10 +2142,10 @@ func wholeGlassTube(tubes [][]string, samples []unitSample, capacity int, glasse
 		if slices.ContainsFunc(glasses, func(g lab) bool {
 			return glassHue(m, g) && (deltaE(m, g) < wholeGlassDE || g.Chroma() >= tintedChroma)
 		}) {
-			return i
+			out = append(out, i)
 		}
 	}
-	return -1
+	return out
 }
 
 // glassHue reports whether colour c has the hue of glass g: within wholeGlassHue of it in
