@@ -281,6 +281,8 @@ func TestWideGapRefused(t *testing.T) {
 // TestWholeGlassReadAsGlass: an empty tube of tinted glass (or over a glow) read as a full
 // tube of one colour no other tube shows, near the glass seen elsewhere: the reading is
 // refused for it (wholeGlassTubes), and the reading with such tubes empty keeps the rules.
+// In 20261293783781 and 89000447 the glass, shaded, reads as layers of colours no other
+// tube shows (glassTubes).
 func TestWholeGlassReadAsGlass(t *testing.T) {
-	readExactlyOrDead(t, 87000377, 89000457, 20261293783837)
+	readExactlyOrDead(t, 87000377, 89000457, 20261293783837, 20261293783781, 89000447)
 }
