@@ -184,9 +184,6 @@ type tubeLayout struct {
 	// touched (completeAtStart), in the hue of the glass seen, set when read: read as glass,
 	// a hypothesis (see read).
 	startFull []image.Rectangle
-	// wholeGlass are the boxes of full tubes whose colours no other tube shows, near the
-	// glass seen (glassTubes), set when read: read as glass, a hypothesis (see read).
-	wholeGlass []image.Rectangle
 	// clothLike is set when read if a tube's units look like a curtain's cloth
 	// (clothCovered): the curtain may be a tube like it, a hypothesis (see read).
 	clothLike bool
@@ -491,16 +488,6 @@ func (f *frame) readFrom(base Reading, cands []image.Rectangle) (*Reading, error
 		if len(h.startFull) > 0 && len(h.glass) == 0 {
 			l := h.tubeLayout
 			l.cue, l.glass = l.cue+", full tubes on a mystery board read as glass", h.startFull
-			hs = append(hs, f.interpret(l, base))
-		}
-	}
-	// The same for full tubes whose colours no other tube shows, near the glass seen (an
-	// empty tube of tinted glass, shaded or over a glow behind it), where the reading was
-	// refused.
-	for _, h := range hs {
-		if len(h.wholeGlass) > 0 && len(h.glass) == 0 && !h.verified() {
-			l := h.tubeLayout
-			l.cue, l.glass = l.cue+", full tubes of colours of their own near the glass read as glass", h.wholeGlass
 			hs = append(hs, f.interpret(l, base))
 		}
 	}
@@ -1351,15 +1338,8 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 			r.doubt(glassConfidence, "%d colours look like an empty tube's glass", n)
 		}
 	}
-	if glassy := wholeGlassTubes(tubes, samples, capacity, u.glasses); len(glassy) > 0 {
-		r.doubt(glassConfidence, "tube %d is full of one colour near the glass that an empty tube or the room above a tube's liquid shows: it may be empty glass read as liquid", glassy[0]+1)
-	}
-	// Full tubes whose colours no other tube shows, near the glass, one colour or layers of
-	// several, may be empty glass: a hypothesis where the reading is refused (see read).
-	for _, i := range glassTubes(tubes, samples, capacity, u.glasses, true) {
-		if b := u.cols[i].box; !slices.Contains(u.layout.wholeGlass, b) {
-			u.layout.wholeGlass = append(u.layout.wholeGlass, b)
-		}
+	if i := wholeGlassTube(tubes, samples, capacity, u.glasses); i >= 0 {
+		r.doubt(glassConfidence, "tube %d is full of one colour near the glass that an empty tube or the room above a tube's liquid shows: it may be empty glass read as liquid", i+1)
 	}
 	if err != nil {
 		r.doubt(brokenConfidence, "%v", solver.ErrorMessage(err))
@@ -2117,53 +2097,10 @@ const (
 	tintedChroma  = 12
 )
 
-// wholeGlassTubes are the tubes that hold capacity units of one colour found in no other
-// tube, near one of the glasses: empty tubes whose tinted glass was read as one full colour.
-func wholeGlassTubes(tubes [][]string, samples []unitSample, capacity int, glasses []lab) []int {
-	return glassTubes(tubes, samples, capacity, glasses, false)
-}
-
-// glassTubes is wholeGlassTubes, and with layers also the full tubes of two colours or more
-// whose mean is near one of the glasses and whose colours no other tube shows but such tubes:
-// glass shaded top to bottom, or over a gradient, read as layers.
-func glassTubes(tubes [][]string, samples []unitSample, capacity int, glasses []lab, layers bool) []int {
-	if layers {
-		glassy := func(i, start int) bool {
-			t := tubes[i]
-			if len(t) != capacity || slices.Contains(t, "?") || covered(t) {
-				return false
-			}
-			m := meanColor(samples[start : start+len(t)])
-			return slices.ContainsFunc(glasses, func(g lab) bool {
-				return glassHue(m, g) && (deltaE(m, g) < wholeGlassDE || g.Chroma() >= tintedChroma)
-			})
-		}
-		cand := map[int]bool{}
-		si := 0
-		for i, t := range tubes {
-			if !covered(t) {
-				if glassy(i, si) {
-					cand[i] = true
-				}
-				si += len(t)
-			}
-		}
-		elsewhere := map[string]bool{}
-		for i, t := range tubes {
-			if !cand[i] {
-				for _, u := range t {
-					elsewhere[u] = true
-				}
-			}
-		}
-		var out []int
-		for i, t := range tubes {
-			if cand[i] && !slices.ContainsFunc(t, func(u string) bool { return elsewhere[u] }) {
-				out = append(out, i)
-			}
-		}
-		return out
-	}
+// wholeGlassTube is the first tube that holds capacity units of one colour found in no other
+// tube, near one of the glasses, or -1: an empty tube whose tinted glass was read as one full
+// colour.
+func wholeGlassTube(tubes [][]string, samples []unitSample, capacity int, glasses []lab) int {
 	tubeOf := map[string]int{}
 	for i, t := range tubes {
 		for _, u := range t {
@@ -2174,7 +2111,6 @@ func glassTubes(tubes [][]string, samples []unitSample, capacity int, glasses []
 			}
 		}
 	}
-	var out []int
 	si := 0
 	for i, t := range tubes {
 		start := si
@@ -2189,10 +2125,10 @@ func glassTubes(tubes [][]string, samples []unitSample, capacity int, glasses []
 		if slices.ContainsFunc(glasses, func(g lab) bool {
 			return glassHue(m, g) && (deltaE(m, g) < wholeGlassDE || g.Chroma() >= tintedChroma)
 		}) {
-			out = append(out, i)
+			return i
 		}
 	}
-	return out
+	return -1
 }
 
 // glassHue reports whether colour c has the hue of glass g: within wholeGlassHue of it in

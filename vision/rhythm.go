@@ -475,7 +475,7 @@ func (f *frame) bandsAbove(cols []column, minRoom float64) []lab {
 }
 
 // glassBandRoom is the least room above a tube's liquid, as a share of its height, at which
-// a whole tube is compared with the glass there (wholeGlassTubes).
+// a whole tube is compared with the glass there (wholeGlassTube).
 const glassBandRoom = 0.08
 
 // An empty tube is drawn alike wherever it stands: a place beyond a row's ends whose grey
