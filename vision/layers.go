@@ -376,9 +376,6 @@ func (f *frame) readColumn(b image.Rectangle, room [2]int) column {
 		return col
 	}
 	col.bottom, col.top = segs[first].y1, segs[first].y0
-	if !segs[first].liquid && first < last {
-		col.foot = segs[first].y0
-	}
 	col.runs = append(col.runs, segs[first].color)
 	for _, s := range segs[first+1 : last+1] {
 		if s.short {
@@ -387,6 +384,12 @@ func (f *frame) readColumn(b image.Rectangle, room [2]int) column {
 		col.bounds = append(col.bounds, (col.top+s.y1)/2)
 		col.top = s.y0
 		col.runs = append(col.runs, s.color)
+	}
+	// A run the liquid rests on that looks like the surroundings may be a label or a holder
+	// under the tube, unless it looks like one of the tube's own runs too (a hidden unit over
+	// a dark patch of the background, as dark as its box).
+	if s := segs[first]; !s.liquid && first < last && !slices.ContainsFunc(col.runs[1:], func(c lab) bool { return deltaE(c, s.color) < meniscusDE }) {
+		col.foot = s.y0
 	}
 	if j := nextLong(segs, last); j >= 0 {
 		if s := segs[j]; s.y0 > lid && j+1 < len(segs) {

@@ -352,7 +352,10 @@ func dropTwinRows(rows [][]image.Rectangle) [][]image.Rectangle {
 func (f *frame) read(base Reading) (*Reading, error) {
 	cands := f.tubeCandidates()
 	r, err := f.readFrom(base, cands)
-	if err == nil {
+	if err == nil || f.screen != nil {
+		// (Not in a photo of a screen: its frame, warped from the camera's pixels, is too
+		// soft for the raw edges to part outlines; no photo gained a reading by them on the
+		// tuning seeds, and a small photo read so passed wrongly, 20261302783875.)
 		return r, err
 	}
 	parted := slices.DeleteFunc(f.partedCandidates(), func(b image.Rectangle) bool { return slices.Contains(cands, b) })
