@@ -242,22 +242,16 @@ func (f *frame) partedBoxes(raw gocv.Mat, wide []image.Rectangle) []image.Rectan
 	grown := gocv.NewMat()
 	defer grown.Close()
 	gocv.Dilate(raw, &grown, upright)
-	px := grown.ToBytes()
-	inside := make([]bool, len(px))
+	// Only the edges inside the wide boxes: the rest of the frame was read already.
+	all, w := grown.ToBytes(), grown.Cols()
+	px := make([]byte, len(all))
 	for _, b := range wide {
-		b = b.Intersect(image.Rect(0, 0, grown.Cols(), grown.Rows()))
+		b = b.Intersect(image.Rect(0, 0, w, grown.Rows()))
 		for y := b.Min.Y; y < b.Max.Y; y++ {
-			for x := b.Min.X; x < b.Max.X; x++ {
-				inside[y*grown.Cols()+x] = true
-			}
+			copy(px[y*w+b.Min.X:y*w+b.Max.X], all[y*w+b.Min.X:y*w+b.Max.X])
 		}
 	}
-	for i := range px {
-		if !inside[i] {
-			px[i] = 0
-		}
-	}
-	m, err := gocv.NewMatFromBytes(grown.Rows(), grown.Cols(), gocv.MatTypeCV8U, px)
+	m, err := gocv.NewMatFromBytes(grown.Rows(), w, gocv.MatTypeCV8U, px)
 	if err != nil {
 		return nil
 	}
