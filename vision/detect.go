@@ -137,20 +137,14 @@ func (f *frame) partedCandidates() []image.Rectangle {
 	defer edges.Close()
 	kernel := gocv.GetStructuringElement(gocv.MorphRect, image.Pt(3, 3))
 	defer kernel.Close()
-	var out []image.Rectangle
-	seen := map[image.Rectangle]bool{}
+	var out boxSet
 	for _, lv := range cannyLevels {
 		gocv.Canny(gray, &raw, lv[0], lv[1])
 		gocv.Dilate(raw, &edges, kernel)
 		_, wide := f.tallBoxes(edges)
-		for _, r := range f.partedBoxes(raw, wide) {
-			if !seen[r] {
-				seen[r] = true
-				out = append(out, r)
-			}
-		}
+		out.add(f.partedBoxes(raw, wide))
 	}
-	return largest(out)
+	return largest(out.list)
 }
 
 // faintCandidates are tubeCandidates' outlines at faintLevel in grey and at chromaLevel in a*
@@ -196,21 +190,12 @@ func (f *frame) outlines(img gocv.Mat, levels ...[2]float32) []image.Rectangle {
 	// no wider than the tube, and tallBoxes takes no tube wider than a third of the frame).
 	// The other levels found no more tubes, at eight times the cost.
 	rail := max(3, int(shelfLine*float64(f.w)))
-	var out []image.Rectangle
-	seen := map[image.Rectangle]bool{}
-	add := func(rs []image.Rectangle) {
-		for _, r := range rs {
-			if !seen[r] {
-				seen[r] = true
-				out = append(out, r)
-			}
-		}
-	}
+	var out boxSet
 	for i, lv := range levels {
 		gocv.Canny(img, &edges, lv[0], lv[1])
 		gocv.Dilate(edges, &edges, kernel)
 		tall, _ := f.tallBoxes(edges)
-		add(tall)
+		out.add(tall)
 		if i > 0 {
 			continue
 		}
@@ -220,13 +205,31 @@ func (f *frame) outlines(img gocv.Mat, levels ...[2]float32) []image.Rectangle {
 				// Only the boxes standing on a line are tubes it joined: a panel's edges
 				// free shapes inside it too, which are no tubes.
 				tall, _ := f.tallBoxes(cut)
-				add(slices.DeleteFunc(tall, func(r image.Rectangle) bool { return !standsOnLine(r, cleared) }))
+				out.add(slices.DeleteFunc(tall, func(r image.Rectangle) bool { return !standsOnLine(r, cleared) }))
 				cut.Close()
 			}
 			runtime.KeepAlive(px)
 		}
 	}
-	return out
+	return out.list
+}
+
+// boxSet collects boxes in the order found, each once.
+type boxSet struct {
+	list []image.Rectangle
+	seen map[image.Rectangle]bool
+}
+
+func (s *boxSet) add(rs []image.Rectangle) {
+	if s.seen == nil {
+		s.seen = map[image.Rectangle]bool{}
+	}
+	for _, r := range rs {
+		if !s.seen[r] {
+			s.seen[r] = true
+			s.list = append(s.list, r)
+		}
+	}
 }
 
 // partedBoxes looks inside the wide boxes (outlines as tall as a tube and too wide for one)

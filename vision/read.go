@@ -358,9 +358,10 @@ func (f *frame) read(base Reading) (*Reading, error) {
 		// tuning seeds, and a small photo read so passed wrongly, 20261302783875.)
 		return r, err
 	}
-	parted := slices.DeleteFunc(f.partedCandidates(), func(b image.Rectangle) bool { return slices.Contains(cands, b) })
-	if len(parted) == 0 {
-		return r, err
+	var all boxSet
+	all.add(cands)
+	if all.add(f.partedCandidates()); len(all.list) == len(cands) {
+		return r, err // no box the first reading did not have
 	}
 	// No level that keeps the rules: the tubes may stand so close that their outlines
 	// joined (partedBoxes). A reading with those found inside joined outlines too is a
@@ -368,7 +369,7 @@ func (f *frame) read(base Reading) (*Reading, error) {
 	// board or curtains leave the counts too little to check (a label under each tube, read
 	// as part of it, made a mystery board's tubes a unit taller and kept the rules).
 	// Elsewhere the first reading's refusal says more.
-	if pr, perr := f.readFrom(base, append(slices.Clone(cands), parted...)); perr == nil && pr.Confidence >= partedConfidence {
+	if pr, perr := f.readFrom(base, all.list); perr == nil && pr.Confidence >= partedConfidence {
 		pr.parted = true
 		return pr, nil
 	}
