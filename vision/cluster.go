@@ -213,12 +213,51 @@ func (f *frame) markedLooks(samples []unitSample, counts []int, capacity int, ma
 		if slices.ContainsFunc(made, func(m []unitSample) bool { return slices.Equal(m, p) }) {
 			continue
 		}
+		f.clippedMarks(p, counts)
 		for i := range p {
 			p[i].marked = p[i].hidden
 		}
 		out = append(out, p)
 	}
 	return out
+}
+
+// clippedMarks takes for hidden, in proposal p, the units under its hidden ones that look
+// like one tone of their marks (within markTightDE of its mean): a disc clipped by a tube's
+// bulb, or a box too small for its glyph, fills its patch with the one tone. (Under hidden
+// units a level may deal a visible one, so only the marks' own tones are taken.)
+func (f *frame) clippedMarks(p []unitSample, counts []int) {
+	var as, bs []lab
+	for _, s := range p {
+		if s.hidden {
+			if a, b, ok := f.marks(s.patch); ok {
+				as, bs = append(as, a), append(bs, b)
+			}
+		}
+	}
+	if len(as) == 0 {
+		return
+	}
+	a, b := meanLab(as), meanLab(bs)
+	k := 0
+	for _, n := range counts {
+		// From the lowest hidden unit down to the tube's bottom.
+		low := -1
+		for j := range n {
+			if p[k+j].hidden {
+				low = j
+				break
+			}
+		}
+		for j := low - 1; low > 0 && j >= 0; j-- {
+			c := p[k+j].color
+			if deltaE(c, a) >= markTightDE && deltaE(c, b) >= markTightDE {
+				break
+			}
+			p[k+j].hidden = true
+		}
+		k += n
+	}
 }
 
 // proposeHidden makes hiddenLooks' proposals from the samples' colors; with marked, only

@@ -71,3 +71,11 @@ func TestBalance(t *testing.T) {
 		t.Errorf("balance = %v, want three colours of 3 with unit 3 beside the pinks", got)
 	}
 }
+
+// TestClippedMarks reads a random mystery board of bulb-shaped tubes whose hidden units are
+// discs round a glyph: the bottom unit's disc, clipped by the bulb, fills its patch, so it
+// showed one tone of the marks and none of their two, and read as a yellow colour of its
+// own in every tube (clippedMarks takes it for hidden under the marked units).
+func TestClippedMarks(t *testing.T) {
+	readExactlyOrDead(t, 20261290783761)
+}
