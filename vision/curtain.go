@@ -39,6 +39,7 @@ const (
 	lanternTall      = 0.4  // a pale lantern, told by its colour alone, is at most this share of the cloth's height
 	sameClothDE      = 5    // two curtains' cloths this close are one game's cloth
 	lanternGap       = 2    // rows of another colour a lantern's run may bridge (see flankedLantern)
+	blobShare        = 0.6  // a lantern's blob holds at least this share of its colour's pixels in the box
 )
 
 // curtain is a covered tube: its box, the colour its lantern shows and its cloth's.
@@ -287,12 +288,9 @@ look:
 	}
 	// The most saturated colours, one group at a time (a rod or a frame may outshine the
 	// lantern): the first group that is small, narrow and unlike the cloth is the lantern.
-	// Its seed is far more saturated than the cloth, which tells it already: it need stand
-	// only clothDE from the cloth (CIEDE2000 shrinks differences of chroma, so a blue
-	// padlock on a grey lid stands only about ΔE 22 from it).
 	total := len(px)
 	slices.SortFunc(px, func(a, b pixel) int { return cmp.Compare(b.c.Chroma(), a.c.Chroma()) })
-	l, px := f.lanternGroup(px, total, r, cloth, min(distinct, clothDE), false, func(seed lab) bool {
+	l, px := f.lanternGroup(px, total, r, cloth, distinct, false, mode == knownCloth, func(seed lab) bool {
 		return seed.Chroma() >= lanternChroma && seed.Chroma() >= cloth.Chroma()+lanternOverCloth
 	})
 	l.clothy = true
@@ -320,7 +318,7 @@ look:
 	for i := range fs {
 		px[i] = fs[i].p
 	}
-	l, _ = f.lanternGroup(px, total, r, cloth, distinct, true, func(seed lab) bool { return deltaE(seed, cloth) >= distinct })
+	l, _ = f.lanternGroup(px, total, r, cloth, distinct, true, mode == knownCloth, func(seed lab) bool { return deltaE(seed, cloth) >= distinct })
 	l.cloth, l.clothy = cloth, true
 	return l
 }
@@ -333,24 +331,48 @@ type pixel struct {
 
 // lanternGroup looks for a lantern among the pixels of r (total of them), in their order: the
 // first pixel seeds a group of those within clothDE of it, tried while seedOK holds, three
-// groups at most. A lantern's group is unlike the cloth by distinct or more, an eighth of
-// the pixels at most, and at most lanternWidth of r wide; when compact, also at most
-// lanternTall of r high. It returns the colour the lantern shows and the pixels left untried.
-func (f *frame) lanternGroup(px []pixel, total int, r image.Rectangle, cloth lab, distinct float64, compact bool, seedOK func(lab) bool) (lanternSeen, []pixel) {
+// groups at most. With blobbed (on a cloth known from a curtain found elsewhere) the lantern
+// is the group's largest blob, unless the blob holds less than blobShare of the group (a
+// colour scattered over the box); elsewhere the whole group (a layer of liquid that a glare
+// stripe parts in two blobs, one of them shaded out of the group, would pass for a lantern:
+// fresh seed 20261243). It is unlike the cloth by distinct or more, an eighth of the pixels
+// at most, and at most lanternWidth of r wide across the rows it spans; when compact, also at
+// most lanternTall of r high. It returns the colour the lantern shows and the pixels left
+// untried.
+func (f *frame) lanternGroup(px []pixel, total int, r image.Rectangle, cloth lab, distinct float64, compact, blobbed bool, seedOK func(lab) bool) (lanternSeen, []pixel) {
 	for tried := 0; tried < 3 && len(px) > 0; tried++ {
 		seed := px[0].c
 		if !seedOK(seed) {
 			break
 		}
-		var ls, as, bs []float64
-		left, right, top, bottom := r.Max.X, r.Min.X, r.Max.Y, r.Min.Y
+		var group []pixel
 		for _, p := range px {
 			// A pixel nearer the cloth than the seed is cloth: a lantern only about clothDE
 			// from its cloth (a pale padlock on a grey lid) would take the cloth in.
 			if d := deltaE(p.c, seed); d < clothDE && d < deltaE(p.c, cloth) {
-				ls, as, bs = append(ls, p.c.L), append(as, p.c.A), append(bs, p.c.B)
+				group = append(group, p)
+			}
+		}
+		// On a known cloth the lantern is one blob: the group's pixels elsewhere (a fold's
+		// shadow down the cloth, a frame's gilt and its rod) are not part of it.
+		var ls, as, bs []float64
+		left, right, top, bottom := r.Max.X, r.Min.X, r.Max.Y, r.Min.Y
+		blob := group
+		if blobbed {
+			blob = largestBlob(group, r)
+		}
+		if float64(len(blob)) < blobShare*float64(len(group)) {
+			blob = group // its colour scattered over the box: no lantern's
+		}
+		for _, p := range blob {
+			ls, as, bs = append(ls, p.c.L), append(as, p.c.A), append(bs, p.c.B)
+			top, bottom = min(top, p.y), max(bottom, p.y)
+		}
+		// Its width is its colour's across the rows it spans: a layer of liquid that a glare
+		// stripe parts in two blobs still reaches from wall to wall.
+		for _, p := range group {
+			if p.y >= top && p.y <= bottom {
 				left, right = min(left, p.x), max(right, p.x)
-				top, bottom = min(top, p.y), max(bottom, p.y)
 			}
 		}
 		c := lab{L: median(ls), A: median(as), B: median(bs)}
@@ -374,6 +396,50 @@ func (f *frame) lanternGroup(px []pixel, total int, r image.Rectangle, cloth lab
 		px = slices.DeleteFunc(px, func(p pixel) bool { return deltaE(p.c, seed) < clothDE })
 	}
 	return lanternSeen{}, px
+}
+
+// largestBlob is the largest 8-connected set among px, pixels of r.
+func largestBlob(px []pixel, r image.Rectangle) []pixel {
+	w := r.Dx()
+	at := make([]int32, w*r.Dy()) // 1 + the pixel's index in px; 0 where none
+	for i, p := range px {
+		at[(p.y-r.Min.Y)*w+p.x-r.Min.X] = int32(i + 1)
+	}
+	var best, blob, stack []int32
+	for i := range px {
+		k := (px[i].y-r.Min.Y)*w + px[i].x - r.Min.X
+		if at[k] <= 0 {
+			continue // in a blob already
+		}
+		blob, stack = blob[:0], append(stack[:0], int32(k))
+		at[k] = -at[k]
+		for len(stack) > 0 {
+			k := int(stack[len(stack)-1])
+			stack = stack[:len(stack)-1]
+			blob = append(blob, -at[k]-1)
+			x, y := k%w, k/w
+			for dy := -1; dy <= 1; dy++ {
+				for dx := -1; dx <= 1; dx++ {
+					nx, ny := x+dx, y+dy
+					if nx < 0 || ny < 0 || nx >= w || ny >= r.Dy() {
+						continue
+					}
+					if n := ny*w + nx; at[n] > 0 {
+						at[n] = -at[n]
+						stack = append(stack, int32(n))
+					}
+				}
+			}
+		}
+		if len(blob) > len(best) {
+			best = slices.Clone(blob)
+		}
+	}
+	out := make([]pixel, len(best))
+	for i, j := range best {
+		out[i] = px[j]
+	}
+	return out
 }
 
 // flankedLantern reports whether colour c hangs in box like a lantern on a curtain: in the
