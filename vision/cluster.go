@@ -249,9 +249,8 @@ func (f *frame) clippedMarks(p []unitSample, counts []int) {
 				break
 			}
 		}
-		for j := low - 1; low > 0 && j >= 0; j-- {
-			c := p[k+j].color
-			if deltaE(c, a) >= markTightDE && deltaE(c, b) >= markTightDE {
+		for j := low - 1; j >= 0; j-- { // none where no unit is hidden (low -1)
+			if c := p[k+j].color; deltaE(c, a) >= markTightDE && deltaE(c, b) >= markTightDE {
 				break
 			}
 			p[k+j].hidden = true

@@ -359,10 +359,9 @@ func (f *frame) lanternGroup(px []pixel, total int, r image.Rectangle, cloth lab
 		left, right, top, bottom := r.Max.X, r.Min.X, r.Max.Y, r.Min.Y
 		blob := group
 		if blobbed {
-			blob = largestBlob(group, r)
-		}
-		if float64(len(blob)) < blobShare*float64(len(group)) {
-			blob = group // its colour scattered over the box: no lantern's
+			if b := largestBlob(group, r); float64(len(b)) >= blobShare*float64(len(group)) {
+				blob = b // else its colour is scattered over the box: no lantern's
+			}
 		}
 		for _, p := range blob {
 			ls, as, bs = append(ls, p.c.L), append(as, p.c.A), append(bs, p.c.B)
