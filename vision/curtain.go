@@ -345,33 +345,39 @@ func (f *frame) lanternGroup(px []pixel, total int, r image.Rectangle, cloth lab
 		if !seedOK(seed) {
 			break
 		}
-		var group []pixel
+		var ls, as, bs []float64
+		left, right, top, bottom := r.Max.X, r.Min.X, r.Max.Y, r.Min.Y
+		var group []pixel // kept only where a blob is looked for
 		for _, p := range px {
 			// A pixel nearer the cloth than the seed is cloth: a lantern only about clothDE
 			// from its cloth (a pale padlock on a grey lid) would take the cloth in.
 			if d := deltaE(p.c, seed); d < clothDE && d < deltaE(p.c, cloth) {
-				group = append(group, p)
+				ls, as, bs = append(ls, p.c.L), append(as, p.c.A), append(bs, p.c.B)
+				left, right = min(left, p.x), max(right, p.x)
+				top, bottom = min(top, p.y), max(bottom, p.y)
+				if blobbed {
+					group = append(group, p)
+				}
 			}
 		}
 		// On a known cloth the lantern is one blob: the group's pixels elsewhere (a fold's
-		// shadow down the cloth, a frame's gilt and its rod) are not part of it.
-		var ls, as, bs []float64
-		left, right, top, bottom := r.Max.X, r.Min.X, r.Max.Y, r.Min.Y
-		blob := group
-		if blobbed {
-			if b := largestBlob(group, r); float64(len(b)) >= blobShare*float64(len(group)) {
-				blob = b // else its colour is scattered over the box: no lantern's
-			}
-		}
-		for _, p := range blob {
-			ls, as, bs = append(ls, p.c.L), append(as, p.c.A), append(bs, p.c.B)
-			top, bottom = min(top, p.y), max(bottom, p.y)
-		}
-		// Its width is its colour's across the rows it spans: a layer of liquid that a glare
-		// stripe parts in two blobs still reaches from wall to wall.
-		for _, p := range group {
-			if p.y >= top && p.y <= bottom {
-				left, right = min(left, p.x), max(right, p.x)
+		// shadow down the cloth, a frame's gilt and its rod) are not part of it, unless the
+		// colour is scattered over the box (no lantern's). Its width stays the colour's
+		// across the rows the blob spans: a layer of liquid that a glare stripe parts in two
+		// blobs still reaches from wall to wall.
+		if len(group) > 0 { // (only on a known cloth)
+			if b := largestBlob(group, r); len(b) < len(group) && float64(len(b)) >= blobShare*float64(len(group)) {
+				ls, as, bs = ls[:0], as[:0], bs[:0]
+				left, right, top, bottom = r.Max.X, r.Min.X, r.Max.Y, r.Min.Y
+				for _, p := range b {
+					ls, as, bs = append(ls, p.c.L), append(as, p.c.A), append(bs, p.c.B)
+					top, bottom = min(top, p.y), max(bottom, p.y)
+				}
+				for _, p := range group {
+					if p.y >= top && p.y <= bottom {
+						left, right = min(left, p.x), max(right, p.x)
+					}
+				}
 			}
 		}
 		c := lab{L: median(ls), A: median(as), B: median(bs)}
