@@ -283,8 +283,11 @@ func tallColumns(cells []int, gw, s, tall, width int) []image.Rectangle {
 
 // labDist is the Euclidean distance between two CIELAB colours: cheap enough for every cell
 // of a frame.
-func labDist(x, y lab) float64 {
-	return math.Sqrt((x.L-y.L)*(x.L-y.L) + (x.A-y.A)*(x.A-y.A) + (x.B-y.B)*(x.B-y.B))
+func labDist(x, y lab) float64 { return math.Sqrt(labDist2(x, y)) }
+
+// labDist2 is labDist squared.
+func labDist2(x, y lab) float64 {
+	return (x.L-y.L)*(x.L-y.L) + (x.A-y.A)*(x.A-y.A) + (x.B-y.B)*(x.B-y.B)
 }
 
 // cellMatch is the share of the frame's pixels in r within tols[i] of some cs[i].

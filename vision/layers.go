@@ -66,6 +66,10 @@ type glyphRun struct {
 	height float64
 	n      int
 	color  lab
+	rhythm bool // counted by its colours' rhythm (toneRhythm), not by a dark box's glyphs
+	// marks: counted by its rhythm, its colours down the centre line fall into two tones as a
+	// mark's do (see twoToned), not one tone parted by thin lines.
+	marks bool
 }
 
 func (c column) empty() bool { return c.bottom == 0 }
@@ -401,12 +405,114 @@ func (f *frame) readColumn(b image.Rectangle, room [2]int) column {
 	prev := col.bottom
 	for k, y := range append(slices.Clone(col.bounds), col.top) {
 		if n := f.glyphs(b, y, prev); n >= 2 {
-			col.glyphGaps = append(col.glyphGaps, glyphRun{float64(prev - y), n, col.runs[k]})
+			col.glyphGaps = append(col.glyphGaps, glyphRun{float64(prev - y), n, col.runs[k], false, false})
 		}
 		prev = y
 	}
+	// Hidden units drawn as a mark of two tones (a light disc round a glyph on a darker box)
+	// break a run of them into short runs at odd places, and glyphs counts none on it (its
+	// median is no dark box's); but its colour down the centre line repeats once per unit.
+	// The longest run from the liquid's bottom to a colour change that repeats so, over
+	// minRhythmUnits units or more, is one run, counted by its rhythm: the changes inside it
+	// are the marks', no layers'.
+	if len(col.glyphGaps) == 0 {
+		for k := len(col.bounds) - 1; k >= 1; k-- {
+			y := col.bounds[k]
+			span := in[y-b.Min.Y : col.bottom-b.Min.Y]
+			if n := toneRhythm(span); n >= minRhythmUnits {
+				c := meanLab(span)
+				col.glyphGaps = append(col.glyphGaps, glyphRun{float64(col.bottom - y), n, c, true, twoToned(span)})
+				col.bounds = slices.Clone(col.bounds[k:])
+				col.runs = append([]lab{c}, col.runs[k+1:]...)
+				break
+			}
+		}
+	}
 	return col
 }
+
+// toneRhythm is the number of times the colours p (a run down a tube's centre line) repeat:
+// the run divides into that many periods give or take glyphFit of one, and shifted by one
+// period the colours differ by at most rhythmRepeat of what two unrelated rows of the run
+// differ by (the mean squared difference against twice the variance), after a shorter shift
+// made them differ as much as unrelated rows (rhythmApart of it or more: a run repeats only
+// once it has changed, and any run barely changes over a shift of a few rows); the run's
+// colours must spread by rhythmMinSpread (CIELAB, standard deviation) or more. The shortest
+// such period counts; 0 when there is none.
+func toneRhythm(p []lab) int {
+	h := len(p)
+	if h < 8 {
+		return 0
+	}
+	m := meanLab(p)
+	v := 0.0
+	for _, c := range p {
+		v += labDist2(c, m)
+	}
+	v /= float64(h)
+	if v < rhythmMinSpread*rhythmMinSpread {
+		return 0
+	}
+	apart := false
+	for per := 1; per <= h/2; per++ {
+		d := 0.0
+		for i := 0; i+per < h; i++ {
+			d += labDist2(p[i], p[i+per])
+		}
+		d /= float64(h-per) * 2 * v
+		k := float64(h) / float64(per)
+		if apart && per >= h/solver.MaxCapacity && math.Abs(k-math.Round(k)) <= glyphFit && d <= rhythmRepeat {
+			return int(math.Round(k))
+		}
+		apart = apart || d >= rhythmApart
+	}
+	return 0
+}
+
+// twoToned reports whether the colours p (rows down a run) fall into two tones markDist or
+// more apart, the fewer rowMarkShare of them or more, split by 2-means seeded below and above
+// the middle of their lightness' range: down a run of discs the gaps between them and their glyphs make a
+// tenth of the rows or more, while a separator between units of one colour is a line.
+func twoToned(p []lab) bool {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, c := range p {
+		lo, hi = min(lo, c.L), max(hi, c.L)
+	}
+	mid := (lo + hi) / 2
+	darker := func(c lab) bool { return c.L <= mid }
+	var a, b []lab
+	for range toneRounds {
+		a, b = a[:0], b[:0]
+		for _, c := range p {
+			if darker(c) {
+				a = append(a, c)
+			} else {
+				b = append(b, c)
+			}
+		}
+		if len(a) == 0 || len(b) == 0 {
+			return false
+		}
+		ma, mb := meanLab(a), meanLab(b)
+		darker = func(c lab) bool { return labDist2(c, ma) <= labDist2(c, mb) }
+	}
+	share := float64(len(b)) / float64(len(p))
+	return labDist(meanLab(a), meanLab(b)) >= markDist && min(share, 1-share) >= rowMarkShare
+}
+
+const rowMarkShare = 0.1
+
+// A run counted by its rhythm holds minRhythmUnits units or more: two colours of liquid
+// alternating (red, blue, red, blue) repeat every two units too, but over four units they
+// make only two periods. rhythmRepeat, rhythmApart and rhythmMinSpread are toneRhythm's;
+// the spread keeps a run of one colour, its rows differing by noise alone, from passing for
+// a rhythm.
+const (
+	minRhythmUnits  = 3
+	rhythmRepeat    = 0.2
+	rhythmApart     = 1
+	rhythmMinSpread = 8
+)
 
 // lidMargin is how far below its box's top a run may start and still be taken for a cork or
 // a lid.

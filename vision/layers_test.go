@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/decant/decant/vision/render"
 )
 
 // TestUnitHeight: the unit is the largest height that explains the gaps between colour
@@ -232,5 +234,105 @@ func TestGlareSplitUnit(t *testing.T) {
 				t.Errorf("got %d runs %v, want %d", len(segs), segs, tc.runs)
 			}
 		})
+	}
+}
+
+// TestToneRhythm: a run down a tube's centre line that repeats once per unit (a light disc
+// round a dark glyph on a dark box, drawn alike on each hidden unit) is counted by its period;
+// layers of liquid, each one colour, repeat at no period, nor does a run of one colour.
+func TestToneRhythm(t *testing.T) {
+	const unit = 16
+	box, disc, glyph := lab{L: 25, A: 5, B: -5}, lab{L: 85, A: -2, B: 50}, lab{L: 30, A: 0, B: 10}
+	marks := func(n int) []lab {
+		var p []lab
+		for range n {
+			for y := range unit {
+				switch {
+				case y < 2 || y >= unit-2:
+					p = append(p, box)
+				case y >= 7 && y < 10:
+					p = append(p, glyph)
+				default:
+					p = append(p, disc)
+				}
+			}
+		}
+		return p
+	}
+	layers := func(cs ...lab) []lab {
+		var p []lab
+		for _, c := range cs {
+			for range unit {
+				p = append(p, c)
+			}
+		}
+		return p
+	}
+	red, blue, green, pink := lab{L: 50, A: 70, B: 50}, lab{L: 35, A: 20, B: -60}, lab{L: 60, A: -60, B: 50}, lab{L: 75, A: 30, B: 0}
+	for _, tc := range []struct {
+		name string
+		p    []lab
+		want int
+	}{
+		{"five marked units", marks(5), 5},
+		{"three marked units", marks(3), 3},
+		{"four layers of four colours", layers(red, blue, green, pink), 0},
+		{"layers lightening upwards", layers(blue, red, green, pink, lab{L: 90}), 0},
+		{"one colour", layers(red, red, red), 0},
+		// Two colours alternating repeat every two units: too few periods for the caller,
+		// which counts minRhythmUnits or more.
+		{"two colours alternating", layers(red, blue, red, blue), 2},
+	} {
+		if got := toneRhythm(tc.p); got != tc.want {
+			t.Errorf("%s: toneRhythm = %d, want %d", tc.name, got, tc.want)
+		}
+	}
+	// A run of discs falls into two tones; a run of one colour whose units a separator
+	// parts repeats as well, but in one tone.
+	var parted []lab
+	for range 4 {
+		for y := range unit {
+			if y == 0 {
+				parted = append(parted, lab{L: 20})
+			} else {
+				parted = append(parted, red)
+			}
+		}
+	}
+	if n := toneRhythm(parted); n != 4 {
+		t.Errorf("units of one colour parted by separators: toneRhythm = %d, want 4", n)
+	}
+	if !twoToned(marks(4)) || twoToned(parted) {
+		t.Errorf("twoToned: discs %v, units parted by separators %v; want true, false", twoToned(marks(4)), twoToned(parted))
+	}
+}
+
+// TestMarkedRunRhythm: a mystery board's hidden units drawn as yellow discs round a "?" on
+// a dark box split into short runs at odd places (the disc's edges, the glyph), so the layers'
+// heights fitted no unit well: tubes of 7 for 6, refused. Counted by their rhythm, the discs
+// make one run of five units.
+func TestMarkedRunRhythm(t *testing.T) {
+	readExactlyOrDead(t, 20261293783944)
+}
+
+// TestMarksMisread: scenes of hidden units drawn as yellow discs round a "?" on dark boxes
+// (drawn with that style fixed), once read wrong with no error, each now refused or read
+// exactly.
+func TestMarksMisread(t *testing.T) {
+	for _, tc := range []struct {
+		seed uint64
+		kind string
+	}{
+		{95000492, "on a board of five tubes, two holding liquid, the discs read as a colour, four of them a whole colour with the units in view, keeping the counts (unreadMarks)"},
+		{95000332, "a tube of discs under a colour read as a curtain, the dark boxes its cloth and a disc its lantern (curtainOfMarks)"},
+	} {
+		scene, err := render.RandomWith(tc.seed, map[string]string{"hidden": "glyph-circle"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Read(scene.Data)
+		if err == nil && r.Level.Canonical() != scene.Truth.Level.Canonical() {
+			t.Errorf("scene %d (%s): silently wrong:\ngot  %s\nwant %s", tc.seed, tc.kind, r.Level.Compact(), scene.Truth.Level.Compact())
+		}
 	}
 }

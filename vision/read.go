@@ -1063,6 +1063,37 @@ func (f *frame) readAtUnit(l *tubeLayout, r *Reading, cols []column, rooms [][2]
 	return err
 }
 
+// unreadMarks is the first tube whose run at the bottom was counted by its rhythm in two
+// tones (glyphRun.marks), or -1: hidden units drawn as a disc round a glyph. (A run of one
+// colour whose units a separator parts repeats too, in one tone.) On a board of few tubes
+// their discs, read as a colour, can make whole tubes' worth and keep the counts.
+func unreadMarks(cols []column) int {
+	return slices.IndexFunc(cols, func(c column) bool {
+		return slices.ContainsFunc(c.glyphGaps, func(g glyphRun) bool { return g.marks })
+	})
+}
+
+// curtainOfMarks is the first curtain whose lantern looks like (markTightDE) one tone of the
+// marks of the hidden units read (samples marked: see markedLooks), or -1: a tube of such
+// units, a dark box round each light disc, passes for a cloth with a lantern.
+func (f *frame) curtainOfMarks(cols []column, samples []unitSample) int {
+	var as, bs []lab
+	for _, s := range samples {
+		if s.hidden && s.marked {
+			if a, b, ok := f.marks(s.patch); ok {
+				as, bs = append(as, a), append(bs, b)
+			}
+		}
+	}
+	if len(as) == 0 {
+		return -1
+	}
+	a, b := meanLab(as), meanLab(bs)
+	return slices.IndexFunc(cols, func(c column) bool {
+		return c.curtain && (deltaE(c.lantern, a) < markTightDE || deltaE(c.lantern, b) < markTightDE)
+	})
+}
+
 // clothAbove is the first tube of two units or more whose unit under its top, in a colour
 // (chroma hiddenLookChroma or more) unlike its top's, looks like the room above its liquid as
 // much as hidden boxes look like each other (hiddenTightDE), or -1: glass stands above liquid,
@@ -1397,6 +1428,12 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 	}
 	if i, why := hiddenOutOfPlace(tubes); i >= 0 {
 		r.doubt(brokenConfidence, "tube %d: %s", i+1, why)
+	}
+	if i := f.curtainOfMarks(cols, samples); i >= 0 {
+		r.doubt(brokenConfidence, "tube %d's curtain: its lantern looks like a tone of the hidden units' marks: a tube of hidden units drawn as discs may pass for a curtain", i+1)
+	}
+	if i := unreadMarks(cols); !level.HasHidden() && i >= 0 {
+		r.doubt(brokenConfidence, "tube %d: the units at its bottom repeat a mark of two tones, as hidden units drawn as a disc round a glyph do, yet no unit is read hidden", i+1)
 	}
 	if i := shownUnderHidden(tubes); inferred && i >= 0 {
 		// Some levels deal a unit in view under hidden ones, but where no glyph tells the
