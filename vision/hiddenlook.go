@@ -429,34 +429,48 @@ func (f *frame) twoTones(r image.Rectangle) (a, b lab, share float64, ok bool) {
 		return lab{}, lab{}, 0, false
 	}
 	med, _ := f.medianLab(r)
-	darker := func(p lab) bool { return p.L <= med.L }
-	for round := 0; ; round++ {
-		var sa, sb lab
-		var na, nb float64
+	pixels := func(yield func(lab)) {
 		for y := r.Min.Y; y < r.Max.Y; y++ {
 			for x := r.Min.X; x < r.Max.X; x++ {
-				p := f.at(x, y)
-				if darker(p) {
-					sa.L, sa.A, sa.B, na = sa.L+p.L, sa.A+p.A, sa.B+p.B, na+1
-				} else {
-					sb.L, sb.A, sb.B, nb = sb.L+p.L, sb.A+p.A, sb.B+p.B, nb+1
-				}
+				yield(f.at(x, y))
 			}
 		}
-		if na == 0 || nb == 0 {
-			return med, med, 0, true // one tone
-		}
-		a = lab{L: sa.L / na, A: sa.A / na, B: sa.B / na}
-		b = lab{L: sb.L / nb, A: sb.A / nb, B: sb.B / nb}
-		share = nb / (na + nb)
-		if round == toneRounds {
-			break
-		}
-		ca, cb := a, b
-		darker = func(p lab) bool { return labDist(p, ca) <= labDist(p, cb) }
+	}
+	a, b, share, ok = twoMeans(pixels, func(p lab) bool { return p.L <= med.L })
+	if !ok {
+		return med, med, 0, true // one tone
 	}
 	if a.L > b.L {
 		a, b, share = b, a, 1-share
 	}
 	return a, b, share, true
+}
+
+// twoMeans splits the colours each yields into two tones by 2-means in CIELAB, first making
+// the first split, then toneRounds rounds: a is the mean of the colours first (then the
+// nearer to a) takes, b the others', share b's share; false when a split leaves a tone empty.
+func twoMeans(each func(yield func(lab)), first func(lab) bool) (a, b lab, share float64, ok bool) {
+	in := first
+	for round := 0; ; round++ {
+		var sa, sb lab
+		var na, nb float64
+		each(func(p lab) {
+			if in(p) {
+				sa.L, sa.A, sa.B, na = sa.L+p.L, sa.A+p.A, sa.B+p.B, na+1
+			} else {
+				sb.L, sb.A, sb.B, nb = sb.L+p.L, sb.A+p.A, sb.B+p.B, nb+1
+			}
+		})
+		if na == 0 || nb == 0 {
+			return lab{}, lab{}, 0, false
+		}
+		a = lab{L: sa.L / na, A: sa.A / na, B: sa.B / na}
+		b = lab{L: sb.L / nb, A: sb.A / nb, B: sb.B / nb}
+		share = nb / (na + nb)
+		if round == toneRounds {
+			return a, b, share, true
+		}
+		ca, cb := a, b
+		in = func(p lab) bool { return labDist(p, ca) <= labDist(p, cb) }
+	}
 }

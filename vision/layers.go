@@ -470,34 +470,23 @@ func toneRhythm(p []lab) int {
 }
 
 // twoToned reports whether the colours p (rows down a run) fall into two tones markDist or
-// more apart, the fewer rowMarkShare of them or more, split by 2-means seeded below and above
-// the middle of their lightness' range: down a run of discs the gaps between them and their glyphs make a
-// tenth of the rows or more, while a separator between units of one colour is a line.
+// more apart, the fewer rowMarkShare of them or more, split by twoMeans from below and above
+// the middle of their lightness' range: down a run of discs the gaps between them and their
+// glyphs make a tenth of the rows or more, while a separator between units of one colour is
+// a line.
 func twoToned(p []lab) bool {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, c := range p {
 		lo, hi = min(lo, c.L), max(hi, c.L)
 	}
 	mid := (lo + hi) / 2
-	darker := func(c lab) bool { return c.L <= mid }
-	var a, b []lab
-	for range toneRounds {
-		a, b = a[:0], b[:0]
+	rows := func(yield func(lab)) {
 		for _, c := range p {
-			if darker(c) {
-				a = append(a, c)
-			} else {
-				b = append(b, c)
-			}
+			yield(c)
 		}
-		if len(a) == 0 || len(b) == 0 {
-			return false
-		}
-		ma, mb := meanLab(a), meanLab(b)
-		darker = func(c lab) bool { return labDist2(c, ma) <= labDist2(c, mb) }
 	}
-	share := float64(len(b)) / float64(len(p))
-	return labDist(meanLab(a), meanLab(b)) >= markDist && min(share, 1-share) >= rowMarkShare
+	a, b, share, ok := twoMeans(rows, func(c lab) bool { return c.L <= mid })
+	return ok && labDist(a, b) >= markDist && min(share, 1-share) >= rowMarkShare
 }
 
 const rowMarkShare = 0.1
