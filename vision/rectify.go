@@ -510,9 +510,9 @@ func (f *frame) toImage(x0, y0, x1, y1 float64) image.Rectangle {
 // the low_confidence error when that leaves it below LowConfidence. Where every unit is in
 // view the counts check them: two near colours mixed up leave one colour more units than a
 // tube holds and the other fewer. (Until session 26 every photo with two near colours was
-// doubted: in session 11 the doubt stopped an empty tube missed beside near colours on the
-// CI slice, which the reader now refuses on its own; on 300 photo scenes of seed 69 the
-// doubt then refused 33 readings, every one of them right.)
+// doubted: sessions 11 and 17 found the doubt stopping an empty tube missed beside near
+// colours on the CI slice, 1000060, which the reader now reads exactly; on 300 photo scenes
+// of seed 69 the doubt then refused 33 readings, every one of them right.)
 //
 // Read applies it to the reading kept, once the layouts have competed, not to each layout's
 // reading: doubting them all (in checkClusters, as until session 11) ranks the layouts by it
