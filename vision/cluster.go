@@ -227,18 +227,10 @@ func (f *frame) markedLooks(samples []unitSample, counts []int, capacity int, ma
 // bulb, or a box too small for its glyph, fills its patch with the one tone. (Under hidden
 // units a level may deal a visible one, so only the marks' own tones are taken.)
 func (f *frame) clippedMarks(p []unitSample, counts []int) {
-	var as, bs []lab
-	for _, s := range p {
-		if s.hidden {
-			if a, b, ok := f.marks(s.patch); ok {
-				as, bs = append(as, a), append(bs, b)
-			}
-		}
-	}
-	if len(as) == 0 {
+	a, b, ok := f.markTones(p, func(s unitSample) bool { return s.hidden })
+	if !ok {
 		return
 	}
-	a, b := meanLab(as), meanLab(bs)
 	k := 0
 	for _, n := range counts {
 		// From the lowest hidden unit down to the tube's bottom.
@@ -257,6 +249,23 @@ func (f *frame) clippedMarks(p []unitSample, counts []int) {
 		}
 		k += n
 	}
+}
+
+// markTones is the mean of the darker tones and the mean of the lighter ones of the marks on
+// the samples take picks (see marks); false when none of them is marked.
+func (f *frame) markTones(samples []unitSample, take func(unitSample) bool) (a, b lab, ok bool) {
+	var as, bs []lab
+	for _, s := range samples {
+		if take(s) {
+			if a, b, ok := f.marks(s.patch); ok {
+				as, bs = append(as, a), append(bs, b)
+			}
+		}
+	}
+	if len(as) == 0 {
+		return lab{}, lab{}, false
+	}
+	return meanLab(as), meanLab(bs), true
 }
 
 // proposeHidden makes hiddenLooks' proposals from the samples' colors; with marked, only

@@ -365,7 +365,7 @@ func (f *frame) lanternGroup(px []pixel, total int, r image.Rectangle, cloth lab
 		// colour is scattered over the box (no lantern's). Its width stays the colour's
 		// across the rows the blob spans: a layer of liquid that a glare stripe parts in two
 		// blobs still reaches from wall to wall.
-		if len(group) > 0 { // (only on a known cloth)
+		if blobbed && len(group) > 0 {
 			if b := largestBlob(group, r); len(b) < len(group) && float64(len(b)) >= blobShare*float64(len(group)) {
 				ls, as, bs = ls[:0], as[:0], bs[:0]
 				left, right, top, bottom = r.Max.X, r.Min.X, r.Max.Y, r.Min.Y

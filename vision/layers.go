@@ -66,9 +66,9 @@ type glyphRun struct {
 	height float64
 	n      int
 	color  lab
-	rhythm bool // counted by its colours' rhythm (toneRhythm), not by a dark box's glyphs
-	// marks: counted by its rhythm, its colours down the centre line fall into two tones as a
-	// mark's do (see twoToned), not one tone parted by thin lines.
+	// marks: counted by its colours' rhythm (toneRhythm), not by a dark box's glyphs, and
+	// those colours fall into two tones as a mark's do (see twoToned), not one tone parted by
+	// thin lines.
 	marks bool
 }
 
@@ -405,7 +405,7 @@ func (f *frame) readColumn(b image.Rectangle, room [2]int) column {
 	prev := col.bottom
 	for k, y := range append(slices.Clone(col.bounds), col.top) {
 		if n := f.glyphs(b, y, prev); n >= 2 {
-			col.glyphGaps = append(col.glyphGaps, glyphRun{float64(prev - y), n, col.runs[k], false, false})
+			col.glyphGaps = append(col.glyphGaps, glyphRun{float64(prev - y), n, col.runs[k], false})
 		}
 		prev = y
 	}
@@ -421,7 +421,7 @@ func (f *frame) readColumn(b image.Rectangle, room [2]int) column {
 			span := in[y-b.Min.Y : col.bottom-b.Min.Y]
 			if n := toneRhythm(span); n >= minRhythmUnits {
 				c := meanLab(span)
-				col.glyphGaps = append(col.glyphGaps, glyphRun{float64(col.bottom - y), n, c, true, twoToned(span)})
+				col.glyphGaps = append(col.glyphGaps, glyphRun{float64(col.bottom - y), n, c, twoToned(span)})
 				col.bounds = slices.Clone(col.bounds[k:])
 				col.runs = append([]lab{c}, col.runs[k+1:]...)
 				break

@@ -1077,18 +1077,10 @@ func unreadMarks(cols []column) int {
 // marks of the hidden units read (samples marked: see markedLooks), or -1: a tube of such
 // units, a dark box round each light disc, passes for a cloth with a lantern.
 func (f *frame) curtainOfMarks(cols []column, samples []unitSample) int {
-	var as, bs []lab
-	for _, s := range samples {
-		if s.hidden && s.marked {
-			if a, b, ok := f.marks(s.patch); ok {
-				as, bs = append(as, a), append(bs, b)
-			}
-		}
-	}
-	if len(as) == 0 {
+	a, b, ok := f.markTones(samples, func(s unitSample) bool { return s.hidden && s.marked })
+	if !ok {
 		return -1
 	}
-	a, b := meanLab(as), meanLab(bs)
 	return slices.IndexFunc(cols, func(c column) bool {
 		return c.curtain && (deltaE(c.lantern, a) < markTightDE || deltaE(c.lantern, b) < markTightDE)
 	})
