@@ -1546,3 +1546,12 @@ func widestPair(cs []lab) float64 {
 	}
 	return d
 }
+
+// dropTop reads column c's top run as glass: its liquid ends at the colour change under it.
+func (c *column) dropTop() {
+	n := len(c.bounds)
+	c.top = c.bounds[n-1]
+	c.bounds = c.bounds[:n-1]
+	c.runs = c.runs[:n]
+	c.pale = segment{}
+}

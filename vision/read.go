@@ -171,6 +171,8 @@ type tubeLayout struct {
 	unseen      int
 	// glass are boxes read as empty tubes whatever their columns show (see loneFeet).
 	glass []image.Rectangle
+	// glassTops are boxes whose top run is read as the glass above the liquid (see loneTops).
+	glassTops []image.Rectangle
 	// raiseCut raises the runs taken for corks in boxes cut at their liquid's top
 	// (raiseLids), raiseFill those a fuller column alone tells from a cork too; cut is the
 	// number of such runs, set when read, cutByFill how many of them a fuller column alone
@@ -484,6 +486,19 @@ func (f *frame) readFrom(base Reading, cands []image.Rectangle) (*Reading, error
 			hs = append(hs, f.interpret(l, base))
 		}
 	}
+	// A tube whose top layer is a colour no other tube shows, too little of it to make a
+	// tube's worth and reaching up to the tube's top, may be tinted glass above the liquid
+	// (on a board with no room above any liquid, no glass shows elsewhere to compare): a
+	// reading with those layers as glass, kept where the rules verify it.
+	for _, h := range hs {
+		if tops := loneTops(h); len(tops) > 0 {
+			l := h.tubeLayout
+			l.cue, l.glassTops = l.cue+", lone colours up to a tube's top read as glass", tops
+			if v := f.interpret(l, base); v.verified() {
+				hs = append(hs, v)
+			}
+		}
+	}
 	// A tube full of one colour cannot stand on a mystery board no pour has touched: it may
 	// be an empty tube whose tinted glass was read as liquid (its one colour then breaks the
 	// hidden units' count, or merely doubts the reading): a reading with it empty, for the
@@ -582,6 +597,38 @@ func (f *frame) loneFeet(h *hypothesis) []image.Rectangle {
 		}
 	}
 	return feet
+}
+
+// loneTops are the boxes of a reading the rules refuse, with no hidden unit and no curtain,
+// whose tubes hold more than one colour and end in a run up to the tube's top (within
+// glassReach of its height) of a colour no other tube shows, too little of it to make a
+// tube's worth. Tinted glass over the room above the liquid reads so when no tube shows the
+// glass apart (no empty tube, no room above another's liquid); read as glass, the rest of
+// the reading may keep the rules.
+func loneTops(h *hypothesis) []image.Rectangle {
+	if h.reading == nil || h.verified() || len(h.glassTops) > 0 {
+		return nil
+	}
+	l := h.reading.Level
+	if l.HasHidden() || l.HasCurtains() || len(h.cols) != len(l.Tubes) {
+		return nil
+	}
+	counts := visibleCounts(l)
+	var tops []image.Rectangle
+	for i, t := range l.Tubes {
+		c := h.cols[i]
+		if len(t) < 2 || len(c.bounds) == 0 || float64(c.top-c.box.Min.Y) > glassReach*float64(c.box.Dy()) {
+			continue
+		}
+		k, run := t[len(t)-1], 0
+		for run < len(t) && t[len(t)-1-run] == k {
+			run++
+		}
+		if counts[k] == run && run < l.Capacity && run < len(t) {
+			tops = append(tops, c.box)
+		}
+	}
+	return tops
 }
 
 // footCut is the hypothesis' rows with the boxes cut above the run their liquid rests on where
@@ -894,6 +941,11 @@ func (f *frame) readLayout(l *tubeLayout, r *Reading, out *[]column) error {
 	f.extendCutBottoms(cols, rooms, rowLens)
 	f.extendBulbs(cols, rooms, rowLens)
 	f.dropGlassTops(cols, rooms)
+	for i := range cols {
+		if c := &cols[i]; len(c.bounds) > 0 && slices.Contains(l.glassTops, c.box) {
+			c.dropTop()
+		}
+	}
 	*out = cols
 	if !slices.ContainsFunc(cols, func(c column) bool { return !c.empty() }) {
 		return solver.Errorf(solver.CodeNoPuzzle, "no water-sort level found: %d tube-shaped outlines but no liquid in any", len(boxes))

@@ -45,6 +45,8 @@ func TestOnceRefused(t *testing.T) {
 		{87000312, "tubes standing on a shelf, their outlines joined by its edge into one box as wide as the row: no tube-shaped outline but the liquid's (outlines looks again without lines a third of the frame long)"},
 		{89000313, "the same"},
 		{20261293783741, "the same"},
+		{20261290783795, "tinted glass over a tube's one unit, every other tube full to its rim so no glass shows apart, read as four units of a colour no other tube holds (loneTops)"},
+		{87000427, "the same over a tube's one unit among tubes full to their corks"},
 	} {
 		readsExactly(t, tc.seed, nil, tc.kind)
 	}

@@ -331,11 +331,8 @@ func (f *frame) dropGlassTops(cols []column, rooms [][2]int) {
 		if c.curtain || c.empty() || !isGlass(i) {
 			continue
 		}
-		if n := len(c.bounds); n > 0 {
-			c.top = c.bounds[n-1]
-			c.bounds = c.bounds[:n-1]
-			c.runs = c.runs[:n]
-			c.pale = segment{}
+		if len(c.bounds) > 0 {
+			c.dropTop()
 		} else {
 			*c = column{box: c.box}
 		}
