@@ -40,6 +40,7 @@ const (
 	sameClothDE      = 5    // two curtains' cloths this close are one game's cloth
 	lanternGap       = 2    // rows of another colour a lantern's run may bridge (see flankedLantern)
 	blobShare        = 0.6  // a lantern's blob holds at least this share of its colour's pixels in the box
+	lanternSquare    = 0.2  // or a lantern covers at most this share of a square as wide as the box (see lanternGroup)
 )
 
 // curtain is a covered tube: its box, the colour its lantern shows and its cloth's.
@@ -336,9 +337,9 @@ type pixel struct {
 // colour scattered over the box); elsewhere the whole group (a layer of liquid that a glare
 // stripe parts in two blobs, one of them shaded out of the group, would pass for a lantern:
 // fresh seed 20261243). It is unlike the cloth by distinct or more, an eighth of the pixels
-// at most, and at most lanternWidth of r wide across the rows it spans; when compact, also at
-// most lanternTall of r high. It returns the colour the lantern shows and the pixels left
-// untried.
+// at most (or lanternSquare of a square as wide as r: a short tube's cloth is little more),
+// and at most lanternWidth of r wide across the rows it spans; when compact, also at most
+// lanternTall of r high. It returns the colour the lantern shows and the pixels left untried.
 func (f *frame) lanternGroup(px []pixel, total int, r image.Rectangle, cloth lab, distinct float64, compact, blobbed bool, seedOK func(lab) bool) (lanternSeen, []pixel) {
 	for tried := 0; tried < 3 && len(px) > 0; tried++ {
 		seed := px[0].c
@@ -382,7 +383,7 @@ func (f *frame) lanternGroup(px []pixel, total int, r image.Rectangle, cloth lab
 		}
 		c := lab{L: median(ls), A: median(as), B: median(bs)}
 		w, h := right-left+1, bottom-top+1
-		if deltaE(c, cloth) >= distinct && len(ls)*8 <= total && float64(w) <= lanternWidth*float64(r.Dx()) &&
+		if deltaE(c, cloth) >= distinct && (len(ls)*8 <= total || float64(len(ls)) <= lanternSquare*float64(r.Dx()*r.Dx())) && float64(w) <= lanternWidth*float64(r.Dx()) &&
 			(!compact || float64(h) <= lanternTall*float64(r.Dy())) {
 			// A lantern drawn as a frame round a pane: the pane's colour is the one it shows,
 			// however dull (a black or a navy liquid in a gilt frame). A pane that looks like

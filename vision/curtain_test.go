@@ -180,3 +180,20 @@ func TestLanternBlobOnKnownCloth(t *testing.T) {
 func TestNoBlobOnLiquid(t *testing.T) {
 	readExactlyOrDead(t, 20261303783798, 20261303784269)
 }
+
+// TestLanternNoUnit: a curtain of dark cloth round a small saturated lantern, beside a tube
+// whose units look like the cloth, was read as a tube full of the cloth's colour (the reading
+// with the curtains among the tubes read as tubes), a colour of its own that kept the rules.
+// A tube's top layer taken for a lantern shows as one of its units when read as a tube; a
+// lantern on cloth shows in none, so its curtain stands, and the board is refused for the
+// tube like the cloth. Scenes of seed 86 with every board curtained.
+func TestLanternNoUnit(t *testing.T) {
+	scene, err := render.RandomWith(86000322, map[string]string{"cover": "curtain"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Read(scene.Data)
+	if err == nil && r.Level.Canonical() != scene.Truth.Level.Canonical() {
+		t.Errorf("silently wrong:\ngot  %s\nwant %s", r.Level.Compact(), scene.Truth.Level.Compact())
+	}
+}

@@ -461,10 +461,20 @@ func (f *frame) readFrom(base Reading, cands []image.Rectangle) (*Reading, error
 		}
 		l := h.tubeLayout
 		l.curtains = slices.DeleteFunc(slices.Clone(l.curtains), func(c curtain) bool { return inRows(l.rows, c.box) })
-		if len(l.curtains) < len(h.curtains) {
-			l.cue, l.clothLike = l.cue+", curtains among the tubes read as tubes", false
-			hs = append(hs, f.interpret(l, base))
+		if len(l.curtains) == len(h.curtains) {
+			continue
 		}
+		l.cue, l.clothLike = l.cue+", curtains among the tubes read as tubes", false
+		v := f.interpret(l, base)
+		// (A curtain whose lantern no layer of the tube read there shows stays one.)
+		if kept := f.hiddenLanterns(h.curtains, v); len(kept) > 0 {
+			if len(l.curtains)+len(kept) == len(h.curtains) {
+				continue
+			}
+			l.curtains = append(l.curtains, kept...)
+			v = f.interpret(l, base)
+		}
+		hs = append(hs, v)
 	}
 	// Tubes resting on runs like the background (a label under each tube or a holder, their
 	// edges joined to the tube's outline) hold one unit too many of the background's
@@ -597,6 +607,36 @@ func (f *frame) loneFeet(h *hypothesis) []image.Rectangle {
 		}
 	}
 	return feet
+}
+
+// hiddenLanterns are the curtains among curtains that, read as tubes in hypothesis h, show
+// their lantern's colour (within distinctDE) in none of their units: a tube's top layer
+// taken for a lantern, its shading for the lantern's colour, is read again as that layer,
+// while a lantern small on its cloth is no unit (the cloth reads as liquid of its own colour
+// round it), and the curtain stands.
+func (f *frame) hiddenLanterns(curtains []curtain, h *hypothesis) []curtain {
+	if h.reading == nil || len(h.reading.Tubes) != len(h.cols) {
+		return nil
+	}
+	var out []curtain
+	for _, c := range curtains {
+		i := slices.IndexFunc(h.cols, func(col column) bool { return col.box == c.box && !col.curtain })
+		if i < 0 {
+			continue
+		}
+		col, n := h.cols[i], len(h.reading.Tubes[i].Units)
+		unit := float64(col.bottom-col.top) / float64(max(n, 1))
+		shown := false
+		for j := range n {
+			if deltaE(f.sampleUnit(unitPatch(col, unit, j)).color, c.color) < distinctDE {
+				shown = true
+			}
+		}
+		if !shown {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // loneTops are the boxes of a reading the rules refuse, with no hidden unit and no curtain,

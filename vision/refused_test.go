@@ -47,6 +47,8 @@ func TestOnceRefused(t *testing.T) {
 		{20261293783741, "the same"},
 		{20261290783795, "tinted glass over a tube's one unit, every other tube full to its rim so no glass shows apart, read as four units of a colour no other tube holds (loneTops)"},
 		{87000427, "the same over a tube's one unit among tubes full to their corks"},
+		{87000514, "a sheet over a short tube (capacity 4) whose round badge covers more than an eighth of the cloth, so no lantern was seen (lanternSquare)"},
+		{85000391, "the same"},
 	} {
 		readsExactly(t, tc.seed, nil, tc.kind)
 	}
