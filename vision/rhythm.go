@@ -517,14 +517,25 @@ func (f *frame) emptyBeyondEnds(rows [][]image.Rectangle, cols []column) []endPl
 		lo, hi := rowGaps(row, pitch)
 		w := tpl.Dx()
 		first, last := row[0], row[len(row)-1]
-		// Left edges of the places tried beyond each end, nearest first.
-		for _, xs := range [][2]int{{last.Max.X + lo, last.Max.X + hi}, {first.Min.X - hi - w, first.Min.X - lo - w}} {
-			for x0 := xs[0]; x0 <= xs[1]; x0++ {
+		// Left edges of the places tried beyond each end, nearest first, and which way is out.
+		for _, side := range []struct {
+			xs  [2]int
+			out int
+		}{{[2]int{last.Max.X + lo, last.Max.X + hi}, 1}, {[2]int{first.Min.X - hi - w, first.Min.X - lo - w}, -1}} {
+			for x0 := side.xs[0]; x0 <= side.xs[1]; x0++ {
 				at := image.Rect(x0, row[0].Min.Y, x0+w, row[0].Min.Y+tpl.Dy())
-				if !overlapsAny(at, all) && f.nccAt(tpl, at.Min) >= emptyMatch {
-					out = append(out, endPlace{i, at})
-					break
+				if overlapsAny(at, all) || f.nccAt(tpl, at.Min) < emptyMatch {
+					continue
 				}
+				// An empty tube that shows little but the background (a faint outline on a
+				// gradient) matches any place beside the row: where the background a place
+				// further out, above or below matches it too, the match says nothing.
+				if !slices.ContainsFunc([]image.Point{{side.out * w, 0}, {0, -tpl.Dy()}, {0, tpl.Dy()}}, func(d image.Point) bool {
+					return f.nccAt(tpl, at.Min.Add(d)) >= emptyMatch
+				}) {
+					out = append(out, endPlace{i, at})
+				}
+				break
 			}
 		}
 	}
