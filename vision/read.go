@@ -466,7 +466,7 @@ func (f *frame) readFrom(base Reading, cands []image.Rectangle) (*Reading, error
 		}
 		l.cue, l.clothLike = l.cue+", curtains among the tubes read as tubes", false
 		v := f.interpret(l, base)
-		// (A curtain whose lantern no layer of the tube read there shows stays one.)
+		// (A curtain whose lantern none of the units read there shows stays one.)
 		if kept := f.hiddenLanterns(h.curtains, v); len(kept) > 0 {
 			if len(l.curtains)+len(kept) == len(h.curtains) {
 				continue
@@ -627,10 +627,8 @@ func (f *frame) hiddenLanterns(curtains []curtain, h *hypothesis) []curtain {
 		col, n := h.cols[i], len(h.reading.Tubes[i].Units)
 		unit := float64(col.bottom-col.top) / float64(max(n, 1))
 		shown := false
-		for j := range n {
-			if deltaE(f.sampleUnit(unitPatch(col, unit, j)).color, c.color) < distinctDE {
-				shown = true
-			}
+		for j := 0; j < n && !shown; j++ {
+			shown = deltaE(f.sampleUnit(unitPatch(col, unit, j)).color, c.color) < distinctDE
 		}
 		if !shown {
 			out = append(out, c)
