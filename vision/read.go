@@ -637,6 +637,32 @@ func (f *frame) hiddenLanterns(curtains []curtain, h *hypothesis) []curtain {
 	return out
 }
 
+// unlayeredSpread is how far apart, in units, the liquid's heights stray from the whole units
+// read (the largest excess less the smallest) where no column shows a colour change: every
+// tube shares one meniscus, so with the true unit they stray alike, while a unit 5/3 of it
+// (tubes of 3 for 5) reads 3 and 2 units as 1.8 and 1.2, within any one top unit's leeway.
+// Layers would tell the unit; with none, the heights alone do. 0 where a column is layered.
+func unlayeredSpread(cols []column, counts []int, unit float64) float64 {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for i, c := range cols {
+		if c.curtain || c.empty() {
+			continue
+		}
+		if len(c.bounds) > 0 || len(c.glyphGaps) > 0 {
+			return 0
+		}
+		e := float64(c.bottom-c.top)/unit - float64(counts[i])
+		lo, hi = min(lo, e), max(hi, e)
+	}
+	if hi < lo {
+		return 0
+	}
+	return hi - lo
+}
+
+// unlayeredSpreadMax is the spread (unlayeredSpread) at which a reading with no layer is doubted.
+const unlayeredSpreadMax = 0.3
+
 // loneTops are the boxes of a reading the rules refuse, with no hidden unit and no curtain,
 // whose tubes hold more than one colour and end in a run up to the tube's top (within
 // glassReach of its height) of a colour no other tube shows, too little of it to make a
@@ -1075,6 +1101,9 @@ func (f *frame) readAtUnit(l *tubeLayout, r *Reading, cols []column, rooms [][2]
 	}
 	if i := badgeOnPanel(cols, unit); i >= 0 {
 		r.doubt(brokenConfidence, "tube %d: the run at its top and its liquid look alike round a band thinner than a unit: a cover's panel and its badge read as liquid", i+1)
+	}
+	if d := unlayeredSpread(cols, counts, unit); d >= unlayeredSpreadMax {
+		r.doubt(brokenConfidence, "no tube shows two layers, and the tubes' heights stray %.1f units apart from whole units of the height read: another unit may fit them", d)
 	}
 	f.geometry(r, cols, counts, unit)
 	if w := r.Tubes[0].Box.Dx(); w < minTubeWidth {
