@@ -2,6 +2,7 @@ package vision
 
 import (
 	"image"
+	"iter"
 	"math"
 	"slices"
 )
@@ -429,10 +430,12 @@ func (f *frame) twoTones(r image.Rectangle) (a, b lab, share float64, ok bool) {
 		return lab{}, lab{}, 0, false
 	}
 	med, _ := f.medianLab(r)
-	pixels := func(yield func(lab)) {
+	pixels := func(yield func(lab) bool) {
 		for y := r.Min.Y; y < r.Max.Y; y++ {
 			for x := r.Min.X; x < r.Max.X; x++ {
-				yield(f.at(x, y))
+				if !yield(f.at(x, y)) {
+					return
+				}
 			}
 		}
 	}
@@ -446,21 +449,21 @@ func (f *frame) twoTones(r image.Rectangle) (a, b lab, share float64, ok bool) {
 	return a, b, share, true
 }
 
-// twoMeans splits the colours each yields into two tones by 2-means in CIELAB, first making
+// twoMeans splits the colours of each into two tones by 2-means in CIELAB, first making
 // the first split, then toneRounds rounds: a is the mean of the colours first (then the
 // nearer to a) takes, b the others', share b's share; false when a split leaves a tone empty.
-func twoMeans(each func(yield func(lab)), first func(lab) bool) (a, b lab, share float64, ok bool) {
+func twoMeans(each iter.Seq[lab], first func(lab) bool) (a, b lab, share float64, ok bool) {
 	in := first
 	for round := 0; ; round++ {
 		var sa, sb lab
 		var na, nb float64
-		each(func(p lab) {
+		for p := range each {
 			if in(p) {
 				sa.L, sa.A, sa.B, na = sa.L+p.L, sa.A+p.A, sa.B+p.B, na+1
 			} else {
 				sb.L, sb.A, sb.B, nb = sb.L+p.L, sb.A+p.A, sb.B+p.B, nb+1
 			}
-		})
+		}
 		if na == 0 || nb == 0 {
 			return lab{}, lab{}, 0, false
 		}

@@ -480,12 +480,7 @@ func twoToned(p []lab) bool {
 		lo, hi = min(lo, c.L), max(hi, c.L)
 	}
 	mid := (lo + hi) / 2
-	rows := func(yield func(lab)) {
-		for _, c := range p {
-			yield(c)
-		}
-	}
-	a, b, share, ok := twoMeans(rows, func(c lab) bool { return c.L <= mid })
+	a, b, share, ok := twoMeans(slices.Values(p), func(c lab) bool { return c.L <= mid })
 	return ok && labDist(a, b) >= markDist && min(share, 1-share) >= rowMarkShare
 }
 

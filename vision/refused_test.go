@@ -71,6 +71,21 @@ func readsExactly(t *testing.T, seed uint64, fixed map[string]string, kind strin
 	}
 }
 
+// refusedOrExact reads the scene drawn from seed (with the factors in fixed, if any) and
+// reports an error when a level other than its truth is returned with no error: a scene once
+// read wrong silently must now be refused, or read exactly.
+func refusedOrExact(t *testing.T, seed uint64, fixed map[string]string, kind string) {
+	t.Helper()
+	scene, err := render.RandomWith(seed, fixed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Read(scene.Data)
+	if err == nil && r.Level.Canonical() != scene.Truth.Level.Canonical() {
+		t.Errorf("scene %d (%s): silently wrong:\ngot  %s\nwant %s", seed, kind, r.Level.Compact(), scene.Truth.Level.Compact())
+	}
+}
+
 // TestMissedGlyphs: units that look like the hidden units told by glyphs, at a tube's bottom
 // and short of its top, are taken for hidden units too.
 func TestMissedGlyphs(t *testing.T) {
