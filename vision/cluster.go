@@ -10,37 +10,41 @@ import (
 // near-identical colours (two greens) cannot merge once each has its tube's worth. With
 // k > 0 it merges down to k groups; with k = 0 (hidden units make the count unknown) it merges
 // while the closest pair is within maxDE. It returns each colour's group, 0..groups-1.
-func clusterUnits(colors []lab, capacity, k int, maxDE float64) []int {
+//
+// The distances come from memo (nil computes them all).
+func clusterUnits(colors []lab, capacity, k int, maxDE float64, memo *deltaMemo) []int {
 	n := len(colors)
-	dist := make([][]float64, n)
-	for i := range dist {
-		dist[i] = make([]float64, n)
-		for j := range i {
-			dist[i][j] = deltaE(colors[i], colors[j])
-			dist[j][i] = dist[i][j]
-		}
-	}
+	dist := memo.matrix(colors)
 	groups := make([][]int, n)
 	for i := range groups {
 		groups[i] = []int{i}
 	}
-	linkage := func(a, b []int) float64 {
-		s := 0.0
-		for _, i := range a {
-			for _, j := range b {
-				s += dist[i][j]
+	// sums[g][h] is the sum of the distances between the members of groups g and h, kept as
+	// groups merge, so that a linkage costs a division and not a pass over both groups; near[g]
+	// is the group before g nearest to it that it may join (the first of equals), or -1, kept
+	// so that finding the closest pair costs a pass over the groups, not over their pairs.
+	sums := dist
+	link := func(i, j int) float64 { return sums[i][j] / float64(len(groups[i])*len(groups[j])) }
+	nearest := func(i int) int {
+		b, bd := -1, math.Inf(1)
+		for j := range i {
+			if len(groups[i])+len(groups[j]) <= capacity {
+				if d := link(i, j); d < bd {
+					b, bd = j, d
+				}
 			}
 		}
-		return s / float64(len(a)*len(b))
+		return b
+	}
+	near := make([]int, n)
+	for i := range near {
+		near[i] = nearest(i)
 	}
 	for len(groups) > max(k, 1) {
 		bi, bj, bd := -1, -1, math.Inf(1)
-		for i := range groups {
-			for j := range i {
-				if len(groups[i])+len(groups[j]) > capacity {
-					continue
-				}
-				if d := linkage(groups[i], groups[j]); d < bd {
+		for i, j := range near {
+			if j >= 0 {
+				if d := link(i, j); d < bd {
 					bi, bj, bd = i, j, d
 				}
 			}
@@ -48,8 +52,39 @@ func clusterUnits(colors []lab, capacity, k int, maxDE float64) []int {
 		if bi < 0 || (k == 0 && bd > maxDE) {
 			break
 		}
+		// Group bi joins bj (bj < bi).
 		groups[bj] = append(groups[bj], groups[bi]...)
-		groups = append(groups[:bi], groups[bi+1:]...)
+		groups = slices.Delete(groups, bi, bi+1)
+		for h := range sums {
+			sums[bj][h] += sums[bi][h]
+		}
+		sums = slices.Delete(sums, bi, bi+1)
+		for h := range sums {
+			sums[h][bj] = sums[bj][h]
+			sums[h] = slices.Delete(sums[h], bi, bi+1)
+		}
+		near = slices.Delete(near, bi, bi+1)
+		// Groups before bj look only at groups before them, which are as they were. Group bj
+		// changed, and so did its linkage to the groups after it: those that were nearest to
+		// bj or bi look again; the others keep theirs or take bj if it is nearer now (grown,
+		// it can only have become too large for some).
+		near[bj] = nearest(bj)
+		for h := bj + 1; h < len(near); h++ {
+			switch b := near[h]; {
+			case b == bj || b == bi:
+				near[h] = nearest(h)
+			case b >= 0:
+				if b > bi {
+					b--
+				}
+				near[h] = b
+				if len(groups[h])+len(groups[bj]) <= capacity {
+					if d, db := link(h, bj), link(h, b); d < db || (d == db && bj < b) {
+						near[h] = bj
+					}
+				}
+			}
+		}
 	}
 	labels := make([]int, n)
 	for g, members := range groups {
@@ -191,12 +226,12 @@ func assign(cost [][]float64) []int {
 // largest come first. A look in one tube only is no proposal (an empty tube's glass, a lid),
 // nor is a look on exactly the bottom unit of every tube that holds liquid (the glass of the
 // tubes' bottoms).
-func hiddenLooks(samples []unitSample, counts []int, capacity int) [][]unitSample {
+func hiddenLooks(samples []unitSample, counts []int, capacity int, memo *deltaMemo) [][]unitSample {
 	colors := make([]lab, len(samples))
 	for i, s := range samples {
 		colors[i] = s.color
 	}
-	return proposeHidden(samples, colors, nil, counts, capacity)
+	return proposeHidden(samples, colors, nil, counts, capacity, memo)
 }
 
 // markedLooks proposes, as hiddenLooks does, readings in which one look of marked units (see
@@ -209,7 +244,7 @@ func (f *frame) markedLooks(samples []unitSample, counts []int, capacity int, ma
 		return nil
 	}
 	var out [][]unitSample
-	for _, p := range proposeHidden(samples, colors, marked, counts, capacity) {
+	for _, p := range proposeHidden(samples, colors, marked, counts, capacity, &f.deltas) {
 		if slices.ContainsFunc(made, func(m []unitSample) bool { return slices.Equal(m, p) }) {
 			continue
 		}
@@ -270,7 +305,7 @@ func (f *frame) markTones(samples []unitSample, take func(unitSample) bool) (a, 
 
 // proposeHidden makes hiddenLooks' proposals from the samples' colors; with marked, only
 // groups of marked units are proposed.
-func proposeHidden(samples []unitSample, colors []lab, marked []bool, counts []int, capacity int) [][]unitSample {
+func proposeHidden(samples []unitSample, colors []lab, marked []bool, counts []int, capacity int, memo *deltaMemo) [][]unitSample {
 	// Where each sample stands: its tube, and whether it is its tube's top; the bottom
 	// sample of every tube with liquid.
 	top := map[int]bool{}
@@ -285,7 +320,7 @@ func proposeHidden(samples []unitSample, colors []lab, marked []bool, counts []i
 			tubeOf = append(tubeOf, t)
 		}
 	}
-	labels := clusterUnits(colors, len(colors), 0, looseDE)
+	labels := clusterUnits(colors, len(colors), 0, looseDE, memo)
 	var groups [][]int // by label, so that proposals of one size keep a fixed order
 	for i, g := range labels {
 		for len(groups) <= g {
@@ -455,4 +490,77 @@ func hiddenFill(samples []unitSample) (lab, bool) {
 		return lab{}, false
 	}
 	return medianOf(fills), true
+}
+
+// deltaMemo keeps the CIEDE2000 distances between the unit colours clustered over one read:
+// clusterUnits runs once per hypothesis and per look of hidden units tried, mostly over the
+// same colours (a board of 20 tubes of 7 units clusters its 140 some 200 times).
+type deltaMemo struct {
+	ids  map[lab]int
+	rows [][]float64 // rows[i][j], j < i: between colours i and j; NaN until computed
+}
+
+// maxMemoColors is the most colours a deltaMemo keeps distances between (their triangle of
+// float64s is then 4 MB); colours beyond them are compared afresh each time.
+const maxMemoColors = 1024
+
+// matrix is the distances between every two of colors, each way (the diagonal zero).
+func (m *deltaMemo) matrix(colors []lab) [][]float64 {
+	n := len(colors)
+	ids := make([]int, n)
+	for i, c := range colors {
+		ids[i] = m.id(c)
+	}
+	dist := make([][]float64, n)
+	for i := range dist {
+		dist[i] = make([]float64, n)
+		for j := range i {
+			dist[i][j] = m.between(ids[i], ids[j], colors[i], colors[j])
+			dist[j][i] = dist[i][j]
+		}
+	}
+	return dist
+}
+
+// id is colour c's number in the memo, -1 when the memo is nil or full.
+func (m *deltaMemo) id(c lab) int {
+	if m == nil {
+		return -1
+	}
+	if id, ok := m.ids[c]; ok {
+		return id
+	}
+	if len(m.rows) >= maxMemoColors {
+		return -1
+	}
+	if m.ids == nil {
+		m.ids = map[lab]int{}
+	}
+	id := len(m.rows)
+	row := make([]float64, id)
+	for j := range row {
+		row[j] = math.NaN()
+	}
+	m.rows, m.ids[c] = append(m.rows, row), id
+	return id
+}
+
+// between is deltaE(a, b) for colours a and b, numbered i and j in the memo (-1 for none).
+// (CIEDE2000 is symmetric to the last bit: each difference it takes changes sign, and only
+// their squares and products enter the sum.)
+func (m *deltaMemo) between(i, j int, a, b lab) float64 {
+	switch {
+	case i < 0 || j < 0:
+		return deltaE(a, b)
+	case i == j:
+		return 0
+	case i < j:
+		i, j = j, i
+	}
+	if d := m.rows[i][j]; !math.IsNaN(d) {
+		return d
+	}
+	d := deltaE(a, b)
+	m.rows[i][j] = d
+	return d
 }

@@ -29,6 +29,7 @@ type frame struct {
 	scratch  [3][]float64                 // reused by medianLab
 	lanterns map[lanternKey]lanternSeen   // boxes looked at by lantern
 	marked   map[image.Rectangle]markSeen // unit patches looked at by marks
+	deltas   deltaMemo                    // distances between unit colours clustered
 }
 
 // bounds is the frame's rectangle, in working pixels.

@@ -1137,7 +1137,7 @@ func (f *frame) readAtUnit(l *tubeLayout, r *Reading, cols []column, rooms [][2]
 	if solver.ErrorCode(err) == solver.CodeLowConfidence && !l.glyphsOnly && !slices.ContainsFunc(samples, func(s unitSample) bool { return s.hidden }) {
 		// Hidden units drawn without a glyph look like one more colour: one that breaks the
 		// count rule and never shows on a tube's top. Read as hidden, it may keep the rules.
-		looks := hiddenLooks(samples, counts, capacity)
+		looks := hiddenLooks(samples, counts, capacity, &f.deltas)
 		looks = append(looks, f.markedLooks(samples, counts, capacity, looks)...)
 		for _, hid := range looks {
 			alt, aerr := read(hid, true)
@@ -1468,7 +1468,7 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 	case capacity > maxReadCapacity:
 		r.doubt(brokenConfidence, "tubes of %d units, more than games deal (%d to %d): the unit may be part of one", capacity, minReadCapacity, maxReadCapacity)
 	}
-	tubes, means, err := r.colors(cols, counts, samples, capacity)
+	tubes, means, err := r.colors(cols, counts, samples, capacity, &f.deltas)
 	if err != nil {
 		return err
 	}
@@ -1775,8 +1775,8 @@ func (f *frame) geometry(r *Reading, cols []column, counts []int, unit float64) 
 	}
 }
 
-// colors clusters the visible units into colours and names them.
-func (r *Reading) colors(cols []column, counts []int, samples []unitSample, capacity int) ([][]string, []lab, error) {
+// colors clusters the visible units into colours (distances from memo) and names them.
+func (r *Reading) colors(cols []column, counts []int, samples []unitSample, capacity int, memo *deltaMemo) ([][]string, []lab, error) {
 	var visible []lab
 	hidden := 0
 	for _, s := range samples {
@@ -1802,7 +1802,7 @@ func (r *Reading) colors(cols []column, counts []int, samples []unitSample, capa
 	if total%capacity != 0 && !covered {
 		r.doubt(brokenConfidence, "%d units do not make whole tubes of %d", total, capacity)
 	}
-	labels := clusterUnits(visible, capacity, k, unknownCountDE)
+	labels := clusterUnits(visible, capacity, k, unknownCountDE, memo)
 	if k > 0 {
 		labels = balance(visible, labels, k, capacity)
 	}
