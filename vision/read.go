@@ -1165,6 +1165,12 @@ func (f *frame) readAtUnit(l *tubeLayout, r *Reading, cols []column, rooms [][2]
 			err = got.lowConfidence()
 		}
 	}
+	if err == nil && len(got.Level.Tubes) == len(cols) {
+		if n := labelsAsHidden(cols, got.Level); n > 0 {
+			got.doubt(brokenConfidence, "the %d hidden units are each one unit at a tube's bottom, on a run that looks like what surrounds the tubes: labels or holders under the tubes may be read as hidden units", n)
+			err = got.lowConfidence()
+		}
+	}
 	if err == nil {
 		if t := f.clothAbove(cols, counts, samples); t >= 0 {
 			got.doubt(brokenConfidence, "tube %d: the room above its liquid looks like the unit under its top: a cover's cloth round its badge may read as liquid or hidden units", t+1)
@@ -1181,6 +1187,38 @@ func (f *frame) readAtUnit(l *tubeLayout, r *Reading, cols []column, rooms [][2]
 	*r = got
 	return err
 }
+
+// labelsAsHidden is the number of hidden units in level l when every one of them, minLabels
+// or more, is the one hidden unit of its tube, at its bottom, and half of them or more stand
+// where the column's liquid rests on a run that looks like the surroundings (column.foot);
+// else 0. A label or a holder under
+// each tube, joined to its outline, is as tall in every tube and may show a light figure on a
+// dark ground, as a hidden box does; hidden units on a board are the lower part of its tubes,
+// several in some, none in others.
+func labelsAsHidden(cols []column, l *solver.Level) int {
+	n, feet := 0, 0
+	for i, t := range l.Tubes {
+		k := countFunc(t, func(c solver.Color) bool { return c == solver.Hidden })
+		if k == 0 {
+			continue
+		}
+		if k > 1 || t[0] != solver.Hidden {
+			return 0
+		}
+		n++
+		if cols[i].foot > 0 {
+			feet++
+		}
+	}
+	if n < minLabels || 2*feet < n {
+		return 0
+	}
+	return n
+}
+
+// minLabels is the fewest tubes with a lone hidden unit at the bottom that labelsAsHidden
+// takes for a row of labels.
+const minLabels = 3
 
 // unreadMarks is the first tube whose run at the bottom was counted by its rhythm in two
 // tones (glyphRun.marks), or -1: hidden units drawn as a disc round a glyph. (A run of one
@@ -1775,7 +1813,7 @@ func (f *frame) geometry(r *Reading, cols []column, counts []int, unit float64) 
 	}
 }
 
-// colors clusters the visible units into colours (distances from memo) and names them.
+// colors clusters the visible units into colours and names them.
 func (r *Reading) colors(cols []column, counts []int, samples []unitSample, capacity int, memo *deltaMemo) ([][]string, []lab, error) {
 	var visible []lab
 	hidden := 0

@@ -118,6 +118,7 @@ func TestOnceSilentlyWrong(t *testing.T) {
 		{91000369, true, "a board of three rows read with a curtain too many, the third row flush under the second's places from the left (flushShortRow refuses that layout)"},
 		{20261309783894, false, "a board of one-colour tubes, no layer boundary anywhere, read in tubes of 3 for 5: heights of 3 and 2 units read as 1.8 and 1.2 of the larger unit, each within a top unit's leeway, and the counts keep both (refused by unlayeredSpread: with the true unit every tube strays alike)"},
 		{20261308784139, true, "a board of full tubes on a vertical gradient, its one empty tube's outline faint: the background beyond each end of the row matched the empty tube, and the reading with two empty tubes added there kept the rules (a place beyond a row's end is taken only where the background further out, above or below does not match the empty tube as well)"},
+		{20261310784067, false, "a finished board of tubes with a number under each, joined to its outline: each number, a light figure on the dark ground, read as a hidden unit under the tube's one colour, tubes of 6 for 4 (refused by labelsAsHidden: hidden units, one at the bottom of every tube and on a run like the surroundings, are labels)"},
 		{20261305783741, true, "a tube of two green units under tinted glass read as a curtain, the glass its cloth and the green its lantern: a saturated lantern only clothDE from an unknown cloth (measured and not kept in session 25) let a layer ΔE 15–25 from a dull glass pass"},
 	} {
 		scene, err := render.Random(tc.seed)
