@@ -402,6 +402,22 @@ func (f *frame) readColumn(b image.Rectangle, room [2]int) column {
 			col.lid = s
 		}
 	}
+	// A glyph's widest stroke can turn a row of a run of hidden units light (a row's colour is
+	// its median), parting the run in two of one colour: where the two together show the
+	// glyphs' rhythm, they are one run.
+	for k := len(col.bounds) - 1; k >= 0; k-- {
+		lo, hi := col.bottom, col.top
+		if k > 0 {
+			lo = col.bounds[k-1]
+		}
+		if k+1 < len(col.bounds) {
+			hi = col.bounds[k+1]
+		}
+		if deltaE(col.runs[k], col.runs[k+1]) < meniscusDE && f.glyphs(b, hi, lo) >= 2 {
+			col.bounds = slices.Delete(col.bounds, k, k+1)
+			col.runs = slices.Delete(col.runs, k+1, k+2)
+		}
+	}
 	prev := col.bottom
 	for k, y := range append(slices.Clone(col.bounds), col.top) {
 		if n := f.glyphs(b, y, prev); n >= 2 {
@@ -537,7 +553,7 @@ const (
 func (f *frame) glyphs(b image.Rectangle, y0, y1 int) int {
 	strip := f.clip(centreStrip(b, y0, y1))
 	run, ok := f.medianLab(strip)
-	if !ok || strip.Dy() < 8 {
+	if !ok || strip.Dy() < minGlyphRows {
 		return 0
 	}
 	for _, ink := range inks(run) {
@@ -547,6 +563,9 @@ func (f *frame) glyphs(b image.Rectangle, y0, y1 int) int {
 	}
 	return 0
 }
+
+// minGlyphRows is the fewest rows in which glyphs look for a rhythm.
+const minGlyphRows = 8
 
 // glyphRhythm is glyphs' count for one ink in strip, or 0.
 func (f *frame) glyphRhythm(strip image.Rectangle, ink func(lab) bool) int {
@@ -560,7 +579,24 @@ func (f *frame) glyphRhythm(strip image.Rectangle, ink func(lab) bool) int {
 			}
 		}
 		prof[y-strip.Min.Y] = float64(n) / float64(strip.Dx())
-		mean += prof[y-strip.Min.Y]
+	}
+	// A round tube's box ends below its glass: the bottom wall crosses the strip in the run's
+	// last rows, a band mostly of ink (no glyph's stroke is so wide), and the rows under it
+	// are no unit's. The run ends above it.
+	for i := len(prof) - 1; i >= len(prof)-len(prof)/wallRows; i-- {
+		if prof[i] >= wallShare {
+			for i > 0 && prof[i-1] >= wallShare {
+				i--
+			}
+			prof = prof[:i]
+			break
+		}
+	}
+	if len(prof) < minGlyphRows {
+		return 0
+	}
+	for _, v := range prof {
+		mean += v
 	}
 	mean /= float64(len(prof))
 	h := len(prof)
@@ -586,6 +622,13 @@ func (f *frame) glyphRhythm(strip image.Rectangle, ink func(lab) bool) int {
 	}
 	return 0
 }
+
+// A band of rows with wallShare of ink or more within the last 1/wallRows of a run is a tube's
+// bottom wall, not a glyph.
+const (
+	wallShare = 0.55
+	wallRows  = 10
+)
 
 // A run's glyph profile repeats when shifted by one unit with a correlation of glyphMatch or
 // more, and the run holds a whole number of units give or take glyphFit of one.
