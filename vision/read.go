@@ -569,18 +569,20 @@ func (f *frame) readFrom(base Reading, cands []image.Rectangle) (*Reading, error
 	return best.reading, best.err
 }
 
-// loneFeet are the boxes of a reading the rules refuse, with no hidden unit and no curtain,
-// whose tubes hold one colour alone, a colour no other tube shows and short of the capacity,
-// and look like an empty tube of the reading (emptyMatch). Such a colour breaks the count
-// rule wherever it stands: read as empty glass, the rest of the reading may keep it. A box
-// like no empty tube may be no tube at all (a bokeh spot between outlines), and read empty
-// it would add a tube to the level.
+// loneFeet are the boxes of a reading the rules refuse, with no hidden unit, whose tubes hold
+// one colour alone, a colour no other tube shows and short of the capacity, and look like an
+// empty tube of the reading (emptyMatch). Such a colour breaks the count rule wherever it
+// stands, or, beside curtains that keep the counts from checking, passes for a curtain's
+// cloth (clothCovered: frosted glass over a dark patch of the background is as grey as a
+// lid's panel): read as empty glass, the rest of the reading may keep the rules. A box like
+// no empty tube may be no tube at all (a bokeh spot between outlines), and read empty it
+// would add a tube to the level.
 func (f *frame) loneFeet(h *hypothesis) []image.Rectangle {
 	if h.reading == nil || h.verified() || len(h.glass) > 0 {
 		return nil
 	}
 	l := h.reading.Level
-	if l.HasHidden() || l.HasCurtains() {
+	if l.HasHidden() {
 		return nil
 	}
 	counts := visibleCounts(l)

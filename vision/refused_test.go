@@ -49,6 +49,8 @@ func TestOnceRefused(t *testing.T) {
 		{87000427, "the same over a tube's one unit among tubes full to their corks"},
 		{87000514, "a sheet over a short tube (capacity 4) whose round badge covers more than an eighth of the cloth, so no lantern was seen (lanternSquare)"},
 		{85000391, "the same"},
+		{20261290783967, "an empty tube of frosted glass over a dark patch of the background, beside two lids, read as three units of grey like a lid's panel (loneFeet, now tried beside curtains too)"},
+		{85000428, "an empty tube read as a colour no other tube holds, beside a curtain (the same)"},
 	} {
 		readsExactly(t, tc.seed, nil, tc.kind)
 	}
