@@ -14,16 +14,16 @@ import (
 // The distances come from memo (nil computes them all).
 func clusterUnits(colors []lab, capacity, k int, maxDE float64, memo *deltaMemo) []int {
 	n := len(colors)
-	dist := memo.matrix(colors)
+	sums := memo.matrix(colors)
 	groups := make([][]int, n)
 	for i := range groups {
 		groups[i] = []int{i}
 	}
-	// sums[g][h] is the sum of the distances between the members of groups g and h, kept as
-	// groups merge, so that a linkage costs a division and not a pass over both groups; near[g]
-	// is the group before g nearest to it that it may join (the first of equals), or -1, kept
-	// so that finding the closest pair costs a pass over the groups, not over their pairs.
-	sums := dist
+	// sums[g][h] is the sum of the distances between the members of groups g and h (at first
+	// each colour's distances), kept as groups merge, so that a linkage costs a division and
+	// not a pass over both groups; near[g] is the group before g nearest to it that it may
+	// join (the first of equals), or -1, kept so that finding the closest pair costs a pass
+	// over the groups, not over their pairs.
 	link := func(i, j int) float64 { return sums[i][j] / float64(len(groups[i])*len(groups[j])) }
 	nearest := func(i int) int {
 		b, bd := -1, math.Inf(1)

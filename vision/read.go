@@ -1193,10 +1193,9 @@ func (f *frame) readAtUnit(l *tubeLayout, r *Reading, cols []column, rooms [][2]
 // labelsAsHidden is the number of hidden units in level l when every one of them, minLabels
 // or more, is the one hidden unit of its tube, at its bottom, and half of them or more stand
 // where the column's liquid rests on a run that looks like the surroundings (column.foot);
-// else 0. A label or a holder under
-// each tube, joined to its outline, is as tall in every tube and may show a light figure on a
-// dark ground, as a hidden box does; hidden units on a board are the lower part of its tubes,
-// several in some, none in others.
+// else 0. A label or a holder under each tube, joined to its outline, is as tall in every
+// tube and may show a light figure on a dark ground, as a hidden box does; hidden units on a
+// board are the lower part of its tubes, several in some, none in others.
 func labelsAsHidden(cols []column, l *solver.Level) int {
 	n, feet := 0, 0
 	for i, t := range l.Tubes {
