@@ -150,6 +150,15 @@ func (f *frame) hiddenLookOutside(look lab, fills []lab, cols []column, unit flo
 	if len(fills) > 1 {
 		parts = append(parts, stackedHalves(halves, width, unit)...)
 	}
+	// A box is drawn with an edge: the cells round it stand ringDist or more off the look. A
+	// patch of a blurred background (a dark blob) fades into its surround, the cells round
+	// it near the look still. (Only where the look stands well off the background's colour,
+	// by ringDist/ringShare: nearer it, a box's surround is as near the look as a fade's.)
+	if ringShare*labDist(look, bg) >= ringDist {
+		parts = slices.DeleteFunc(parts, func(p image.Rectangle) bool {
+			return surroundDist(means, gw, gh, s, p, look, boxes) < ringDist
+		})
+	}
 	// In a tube read empty a region counts only from belowTop under its top: hidden units lie
 	// under a top unit of their own colour, where glass that looks like them fills the tube.
 	parts = slices.DeleteFunc(parts, func(p image.Rectangle) bool {
@@ -170,6 +179,33 @@ func (f *frame) hiddenLookOutside(look lab, fills []lab, cols []column, unit flo
 		}
 	}
 	return n
+}
+
+// ringDist is how far (CIELAB, Euclidean) the cells round a box in the hidden units' look
+// stand from it at least, by their median, where the look stands ringDist/ringShare or more
+// from the background's colour: a box's edge parts it from its surround.
+const (
+	ringDist  = 3 * lookDist
+	ringShare = 0.6
+)
+
+// surroundDist is the median distance from look of the cell means (a grid gw by gh of cells s
+// pixels wide) in the ring of cells round region r (in pixels), less those on the tubes'
+// boxes (a lid over a tube joins the tube's units below it).
+func surroundDist(means []lab, gw, gh, s int, r image.Rectangle, look lab, boxes []image.Rectangle) float64 {
+	x0, y0, x1, y1 := r.Min.X/s-1, r.Min.Y/s-1, r.Max.X/s, r.Max.Y/s
+	var ds []float64
+	for gy := max(0, y0); gy <= min(gh-1, y1); gy++ {
+		for gx := max(0, x0); gx <= min(gw-1, x1); gx++ {
+			if (gx == x0 || gx == x1 || gy == y0 || gy == y1) && !overlapsAny(image.Rect(gx*s, gy*s, gx*s+s, gy*s+s), boxes) {
+				ds = append(ds, labDist(means[gy*gw+gx], look))
+			}
+		}
+	}
+	if len(ds) == 0 {
+		return math.Inf(1)
+	}
+	return median(ds)
 }
 
 // pairHalves joins regions side by side into boxes: a glyph as wide as a disc, or a glare
