@@ -389,8 +389,10 @@ func (f *frame) readFrom(base Reading, cands []image.Rectangle) (*Reading, error
 		// A layout completed at its rows' pitch is tried first: between readings that explain
 		// the same liquid equally well, the one with every tube of the rows wins.
 		var first []*hypothesis
-		if c, ok := f.completeRows(l, cands, faint); ok {
-			first = append(first, f.interpret(c, base))
+		for split := 1; split <= 2; split++ {
+			if c, ok := f.completeRows(l, cands, faint, split); ok {
+				first = append(first, f.interpret(c, base))
+			}
 		}
 		first = append(first, f.interpret(l, base))
 		for _, h := range first {
@@ -753,7 +755,9 @@ func (f *frame) atEdge(b image.Rectangle) bool {
 }
 
 // holes counts the places at a row's pitch, between its first and last tube, where no tube
-// stands. A row of one or two gaps has no rhythm of its own and keeps to the rows' common one.
+// stands: in each gap between neighbours, the places it spans beyond the one (gap by gap, so
+// that a row spaced unevenly, each gap a little off the pitch, adds up to no place). A row of
+// one or two gaps has no rhythm of its own and keeps to the rows' common one.
 func (l tubeLayout) holes() int {
 	rows := l.allRows()
 	global := commonPitch(rows)
@@ -766,8 +770,9 @@ func (l tubeLayout) holes() int {
 		if pitch <= 0 || len(row) < 2 {
 			continue
 		}
-		places := int(math.Round((centreX(row[len(row)-1])-centreX(row[0]))/pitch)) + 1
-		n += max(0, places-len(row))
+		for i := 1; i < len(row); i++ {
+			n += max(0, int(math.Round((centreX(row[i])-centreX(row[i-1]))/pitch))-1)
+		}
 	}
 	return n
 }
@@ -1526,6 +1531,9 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 	if i := wholeGlassTube(tubes, samples, capacity, u.glasses); i >= 0 {
 		r.doubt(glassConfidence, "tube %d is full of one colour near the glass that an empty tube or the room above a tube's liquid shows: it may be empty glass read as liquid", i+1)
 	}
+	if i := f.fullReadEmpty(cols); i >= 0 {
+		r.doubt(brokenConfidence, "tube %d, read empty, is filled from its top to its bottom with a colour unlike the glass the other tubes show: a tube full of one colour", i+1)
+	}
 	if err != nil {
 		r.doubt(brokenConfidence, "%v", solver.ErrorMessage(err))
 		return solver.Errorf(solver.CodeLowConfidence, "the reading breaks the level's rules: %s", solver.ErrorMessage(err))
@@ -1569,12 +1577,15 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 	if short, long := unevenRows(rows); short > 0 {
 		r.doubt(brokenConfidence, "a row holds %d tubes and another %d: games fill their rows alike, so tubes of the short row were missed", short, long)
 	}
-	if i := flushShortRow(rows); i >= 0 {
-		r.doubt(brokenConfidence, "row %d stands under the places of the row above from its left end, one tube short at its right: games centre or stagger their rows, so its last tube was missed", i+1)
+	if i, j := flushShortRow(rows); i >= 0 {
+		r.doubt(brokenConfidence, "row %d stands under the places of row %d from its left end, %d tubes short at its right: games centre or stagger their rows, so its last tubes were missed", i+1, j+1, len(rows[j])-len(rows[i]))
 	}
 	if ends := f.emptyBeyondEnds(u.layout.rows, cols); len(ends) > 0 {
 		r.doubt(brokenConfidence, "%d places at a row's end look like the empty tubes: a tube was missed", len(ends))
 		u.layout.ends = ends
+	}
+	if n := f.liquidBeyondEnds(rows, cols, u.unit); n > 0 {
+		r.doubt(brokenConfidence, "%d places a pitch beyond a row's end hold liquid: a tube was missed", n)
 	}
 	if i, why := hiddenOutOfPlace(tubes); i >= 0 {
 		r.doubt(brokenConfidence, "tube %d: %s", i+1, why)
@@ -2288,6 +2299,43 @@ const (
 	tintedChroma  = 12
 )
 
+// fullReadEmpty is the first tube read empty whose one run, unlike the background around
+// it, fills it from its box's top to its bottom in a colour farther than glassDE from the
+// glass the other tubes show (empty, or above their liquid) and that no glass over the
+// background beside it shows (translucentOver), or -1: a tube full of one colour whose
+// liquid, starting at the box's top with the rim, was taken for a lid. (Where no other tube
+// shows the glass, a tinted empty tube looks the same: no doubt.)
+func (f *frame) fullReadEmpty(cols []column) int {
+	boxes := make([]image.Rectangle, len(cols))
+	for i, c := range cols {
+		boxes[i] = c.box
+	}
+	for i, c := range cols {
+		if c.curtain || !c.empty() || c.lid.y1 == 0 {
+			continue
+		}
+		// The glass as the other tubes show it over room of their own: an empty tube's
+		// inside, or the space above at least two tubes' liquid (a thin band over full
+		// tubes takes the rim's tint).
+		others := slices.Delete(slices.Clone(cols), i, i+1)
+		var glasses []lab
+		for _, find := range []func([]column) (lab, bool){f.emptyGlass, f.glassAbove} {
+			if g, ok := find(others); ok {
+				glasses = append(glasses, g)
+			}
+		}
+		if len(glasses) == 0 || slices.ContainsFunc(glasses, func(g lab) bool { return deltaE(g, c.lid.color) < glassDE }) {
+			continue
+		}
+		// Glass only tints what lies behind it: a colour the background beside the tube
+		// shows through some glass may be an empty tube's over a patch unlike the others'.
+		if bg, ok := f.beside(c.box, room(boxes, c.box), c.box.Min.Y, c.box.Max.Y); !ok || !translucentOver(c.lid.color, bg) {
+			return i
+		}
+	}
+	return -1
+}
+
 // wholeGlassTube is the first tube that holds capacity units of one colour found in no other
 // tube, near one of the glasses, or -1: an empty tube whose tinted glass was read as one full
 // colour.
@@ -2383,30 +2431,34 @@ func unevenRows(rows [][]image.Rectangle) (short, long int) {
 	return short, long
 }
 
-// flushShortRow is the first row, after the first, one tube short of the row above it and
-// standing under that row's places from its left end, each tube within flushSlack of a
-// pitch of the one above, one place short at the right end; else -1. Games centre their
-// rows (a row one short stands half a pitch in) or stagger them (it stands under the places
-// from the right end): a row under the places from the left end has lost its last tube.
-func flushShortRow(rows [][]image.Rectangle) int {
+// flushShortRow is the first row, after the first, shorter than the row above it (or the
+// one above that: staggered rows keep every other row's places) and standing under that
+// row's places from its left end, each tube within flushSlack of a pitch of the one above,
+// places short at the right end, with the row above; else -1, -1. Games centre their rows
+// (a row one short stands half a pitch in, two short a pitch) or stagger them (one short, it
+// stands under the places from the right end): a row under the places from the left end has
+// lost its last tubes.
+func flushShortRow(rows [][]image.Rectangle) (short, above int) {
 	for i := 1; i < len(rows); i++ {
-		long, short := rows[i-1], rows[i]
-		if len(short) < 2 || len(short) != len(long)-1 {
-			continue
-		}
-		pitch := commonPitch([][]image.Rectangle{long})
-		if pitch <= 0 {
-			continue
-		}
-		under := true
-		for k, b := range short {
-			under = under && math.Abs(centreX(b)-centreX(long[k])) <= flushSlack*pitch
-		}
-		if under {
-			return i
+		for j := i - 1; j >= max(0, i-2); j-- { // (staggered rows: the row two up keeps the places)
+			long, row := rows[j], rows[i]
+			if len(row) == 0 || len(row) >= len(long) {
+				continue
+			}
+			pitch := commonPitch([][]image.Rectangle{long})
+			if pitch <= 0 {
+				continue
+			}
+			under := true
+			for k, b := range row {
+				under = under && math.Abs(centreX(b)-centreX(long[k])) <= flushSlack*pitch
+			}
+			if under {
+				return i, j
+			}
 		}
 	}
-	return -1
+	return -1, -1
 }
 
 // flushSlack is how far, in pitches, a tube may stand off the place above it and still stand

@@ -51,6 +51,8 @@ func TestOnceRefused(t *testing.T) {
 		{85000391, "the same"},
 		{20261290783967, "an empty tube of frosted glass over a dark patch of the background, beside two lids, read as three units of grey like a lid's panel (loneFeet, now tried beside curtains too)"},
 		{85000428, "an empty tube read as a colour no other tube holds, beside a curtain (the same)"},
+		{20261313784115, "an unevenly spaced row whose gaps, most at the pitch and some a third wider, added up to a place more than its tubes: a hole (holes counts gap by gap)"},
+		{20261313784258, "a mystery board of dark boxes with \"?\", one glyph missed, beside a dark blurred blob of the background taken for a hidden box outside the tubes (a box stands off its surround: surroundDist)"},
 	} {
 		readsExactly(t, tc.seed, nil, tc.kind)
 	}

@@ -14,7 +14,8 @@ import (
 
 // A place at a row's pitch holds a tube when a candidate box covers placeCover of it and is
 // as tall as the row's tubes within placeHeightTol, or when liquid rests on its bottom. A
-// row grows beyond its ends by at most maxRowGrowth places on each side.
+// row grows beyond its ends by maxRowGrowth places on each side, and further while liquid
+// rests in each place.
 // Beyond the board's ends, an outline stands for a tube only when it is the row's tube's size
 // within endWidthTol and endHeightTol, its top within endHeightTol of the row's, and centred
 // within endOffBeat of a tube's width from the place. A pitch under minPitch of the tubes'
@@ -28,15 +29,22 @@ const (
 	endHeightTol   = 0.1
 	endOffBeat     = 0.25
 	minPitch       = 0.9 // of the row's tube width: closer tubes would overlap
+	// minSplitPitch is the least pitch, in tube widths, of places between the tubes found
+	// (completeRows with split): games leave a gap of a fifth of a tube or more between
+	// tubes, and places closer fit a tube between two that merely stand apart.
+	minSplitPitch = 1.2
 )
 
 // completeRows is the layout with a tube added at every free place of its rows that holds
 // one: in the row's gaps, and outwards from its ends while the places keep holding tubes. It
 // reports false when no place was filled. Where the candidates tell nothing at a place within
-// the board's span, the faint outlines (faintCandidates) count too.
-func (f *frame) completeRows(l tubeLayout, cands []image.Rectangle, faint func() []image.Rectangle) (tubeLayout, bool) {
+// the board's span, the faint outlines (faintCandidates) count too. The places stand at the
+// rows' pitch divided by split: where every other tube's outline was lost (dark liquid
+// against a dark outline), the tubes found stand two places apart, and the pitch they show
+// is twice the row's.
+func (f *frame) completeRows(l tubeLayout, cands []image.Rectangle, faint func() []image.Rectangle, split int) (tubeLayout, bool) {
 	rows := l.allRows()
-	global := commonPitch(rows)
+	global := commonPitch(rows) / float64(split)
 	var all []image.Rectangle // the candidates and the faint outlines, put together once needed
 	withFaint := func() []image.Rectangle {
 		if all == nil {
@@ -55,11 +63,11 @@ func (f *frame) completeRows(l tubeLayout, cands []image.Rectangle, faint func()
 		pitch := global
 		if len(row) >= 4 {
 			if p := commonPitch(rows[i : i+1]); p > 0 {
-				pitch = p
+				pitch = p / float64(split)
 			}
 		}
 		tw := medianWidth(row)
-		if pitch < minPitch*float64(tw) {
+		if pitch < minPitch*float64(tw) || split > 1 && pitch < minSplitPitch*float64(tw) {
 			continue // tubes this close would overlap: no rhythm of this row
 		}
 		top, bottom := row[0].Min.Y, row[0].Max.Y
@@ -114,9 +122,22 @@ func (f *frame) completeRows(l tubeLayout, cands []image.Rectangle, faint func()
 				try(a+k*pitch, false)
 			}
 		}
-		for k := 1; k <= maxRowGrowth && try(centreX(row[0])-float64(k)*pitch, true); k++ {
+		// The k-th place beyond an end holds a tube as any place beyond the board's ends
+		// does; past maxRowGrowth places, only where liquid rests in it.
+		grow := func(x float64, k int) bool {
+			if k <= maxRowGrowth {
+				return try(x, true)
+			}
+			b := snap(place(x), cands, tw/2)
+			if b.Min.X < 0 || b.Max.X > f.w || taken(b) || f.readColumn(b, room(append(slices.Clone(row), b), b)).empty() {
+				return false
+			}
+			found = append(found, b)
+			return true
 		}
-		for k := 1; k <= maxRowGrowth && try(centreX(row[len(row)-1])+float64(k)*pitch, true); k++ {
+		for _, end := range []struct{ from, dir float64 }{{centreX(row[0]), -1}, {centreX(row[len(row)-1]), 1}} {
+			for k := 1; grow(end.from+end.dir*float64(k)*pitch, k); k++ {
+			}
 		}
 		if len(found) == 0 {
 			continue
@@ -128,7 +149,11 @@ func (f *frame) completeRows(l tubeLayout, cands []image.Rectangle, faint func()
 	if added == 0 {
 		return tubeLayout{}, false
 	}
-	return f.withCurtains(fmt.Sprintf("%s, %d tubes added at the rows' pitch", l.cue, added), f.clipRows(out), cands, l.pale), true
+	cue := fmt.Sprintf("%s, %d tubes added at the rows' pitch", l.cue, added)
+	if split > 1 {
+		cue = fmt.Sprintf("%s, %d tubes added at 1/%d of the rows' pitch", l.cue, added, split)
+	}
+	return f.withCurtains(cue, f.clipRows(out), cands, l.pale), true
 }
 
 // besideRow reports whether box b shares height with a tube of a row other than row i.
@@ -481,6 +506,58 @@ const glassBandRoom = 0.08
 // tube, and a board shows one at a row's end as often as anywhere.
 const emptyMatch = 0.85
 
+// endEdgeMargin is the least room, as a share of a tube's width, that a place beyond a row's
+// end leaves to the frame's edge: games keep their tubes off the screen's edge, and a place
+// against it leaves no room further out to tell the background from a tube (a dark
+// background at the frame's edge, shaded like the glass above a tube's liquid, matched it).
+const endEdgeMargin = 0.125
+
+// liquidBeyondEnds is the number of places a pitch beyond the ends of the rows (of two tubes
+// or more), inside the frame and clear of every tube, where liquid rests as in a tube, its
+// bottom within endBottomTol of a unit of the row's liquid's (a spot of the background
+// rests nowhere in particular): tubes the layout missed. Complete tubes missed at a row's end
+// leave the counts whole. The columns are the rows' boxes in reading order.
+func (f *frame) liquidBeyondEnds(rows [][]image.Rectangle, cols []column, unit float64) int {
+	var all []image.Rectangle
+	for _, row := range rows {
+		all = append(all, row...)
+	}
+	n, k := 0, 0
+	for _, row := range rows {
+		if k+len(row) > len(cols) {
+			break
+		}
+		var bottoms []float64
+		for _, c := range cols[k : k+len(row)] {
+			if !c.curtain && !c.empty() {
+				bottoms = append(bottoms, float64(c.bottom))
+			}
+		}
+		k += len(row)
+		if len(row) < 2 || len(bottoms) == 0 {
+			continue
+		}
+		pitch := int(math.Round(commonPitch([][]image.Rectangle{row})))
+		if pitch <= 0 {
+			continue
+		}
+		bottom := median(bottoms)
+		for _, b := range []image.Rectangle{row[0].Sub(image.Pt(pitch, 0)), row[len(row)-1].Add(image.Pt(pitch, 0))} {
+			if !b.In(f.bounds()) || overlapsAny(b, all) {
+				continue
+			}
+			if c := f.readColumn(b, room(append(slices.Clone(row), b), b)); !c.empty() && math.Abs(float64(c.bottom)-bottom) <= endBottomTol*unit {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// endBottomTol is how far, in units, the liquid in a place beyond a row's end may rest off
+// the row's liquid's bottom and still stand in a tube of the row (liquidBeyondEnds).
+const endBottomTol = 0.12
+
 // endPlace is a place beyond the end of row row of a layout that holds a tube.
 type endPlace struct {
 	row int
@@ -516,6 +593,7 @@ func (f *frame) emptyBeyondEnds(rows [][]image.Rectangle, cols []column) []endPl
 		}
 		lo, hi := rowGaps(row, pitch)
 		w := tpl.Dx()
+		margin := int(math.Ceil(endEdgeMargin * float64(w)))
 		first, last := row[0], row[len(row)-1]
 		// Left edges of the places tried beyond each end, nearest first, and which way is out.
 		for _, side := range []struct {
@@ -524,7 +602,7 @@ func (f *frame) emptyBeyondEnds(rows [][]image.Rectangle, cols []column) []endPl
 		}{{[2]int{last.Max.X + lo, last.Max.X + hi}, 1}, {[2]int{first.Min.X - hi - w, first.Min.X - lo - w}, -1}} {
 			for x0 := side.xs[0]; x0 <= side.xs[1]; x0++ {
 				at := image.Rect(x0, row[0].Min.Y, x0+w, row[0].Min.Y+tpl.Dy())
-				if overlapsAny(at, all) || f.nccAt(tpl, at.Min) < emptyMatch {
+				if at.Min.X < margin || at.Max.X > f.w-margin || overlapsAny(at, all) || f.nccAt(tpl, at.Min) < emptyMatch {
 					continue
 				}
 				// An empty tube that shows little but the background (a faint outline on a

@@ -158,11 +158,15 @@ func TestFlushShortRow(t *testing.T) {
 		{"one short, centred", [][]image.Rectangle{long, row(400, 50, 150, 250, 350)}, -1},
 		{"one short, staggered: under the places from the right end", [][]image.Rectangle{long, row(400, 100, 200, 300, 400)}, -1},
 		{"one short, under the places from the left end", [][]image.Rectangle{long, row(400, 0, 100, 200, 300)}, 1},
-		{"two short, under the places from the left end", [][]image.Rectangle{long, row(400, 0, 100, 200)}, -1},
+		{"two short, centred", [][]image.Rectangle{long, row(400, 100, 200, 300)}, -1},
+		{"one tube, centred", [][]image.Rectangle{long, row(400, 200)}, -1},
+		{"one tube, under the first place", [][]image.Rectangle{long, row(400, 0)}, 1},
+		{"two short, under the places from the left end", [][]image.Rectangle{long, row(400, 0, 100, 200)}, 1},
 		{"the third row one short of the second", [][]image.Rectangle{long, long, row(700, 0, 100, 200, 300)}, 2},
+		{"staggered, the third row two short of the first from its left end", [][]image.Rectangle{long, row(400, 50, 150, 250, 350, 450), row(700, 0, 100, 200)}, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := flushShortRow(tc.rows); got != tc.want {
+			if got, _ := flushShortRow(tc.rows); got != tc.want {
 				t.Errorf("got row %d, want %d", got, tc.want)
 			}
 		})
@@ -229,5 +233,33 @@ func TestWithoutLines(t *testing.T) {
 	}
 	if standsOnLine(image.Rect(4, 0, 16, 1), cleared) {
 		t.Error("a box ending three rows above the shelf stands on it")
+	}
+}
+
+func TestHoles(t *testing.T) {
+	row := func(xs ...int) []image.Rectangle {
+		var out []image.Rectangle
+		for _, x := range xs {
+			out = append(out, image.Rect(x, 100, x+40, 300))
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name string
+		row  []image.Rectangle
+		want int
+	}{
+		{"even", row(0, 100, 200, 300, 400), 0},
+		{"one place free", row(0, 100, 300, 400, 500), 1},
+		{"two places free in one gap", row(0, 100, 400, 500, 600), 2},
+		// Five gaps of 100 and two of 130: the pitch is 100 (130 is no whole multiple of it),
+		// and the row's span, 7.6 pitches, would round to a place more than its eight tubes.
+		{"uneven, no gap two pitches wide", row(0, 100, 200, 300, 400, 500, 630, 760), 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := (tubeLayout{rows: [][]image.Rectangle{tc.row}}).holes(); got != tc.want {
+				t.Errorf("got %d holes, want %d", got, tc.want)
+			}
+		})
 	}
 }

@@ -121,6 +121,13 @@ func TestOnceSilentlyWrong(t *testing.T) {
 		{20261310784067, false, "a finished board of tubes with a number under each, joined to its outline: each number, a light figure on the dark ground, read as a hidden unit under the tube's one colour, tubes of 6 for 4 (refused by labelsAsHidden: hidden units, one at the bottom of every tube and on a run like the surroundings, are labels)"},
 		{20261310784179, true, "a mystery board of dark boxes with \"?\" on a dark background, read as tubes of 5 for 6: the round tube's bottom wall, inside the box, kept the glyphs' rhythm from fitting whole units (glyphRhythm now ends a run above the wall)"},
 		{20261310783944, true, "a mystery board of dark boxes with \"?\", read as tubes of 7 for 6: a glyph's widest stroke turned a row light and parted the hidden run in two, neither of which showed the glyphs' rhythm (two runs of one colour whose union does are one run now)"},
+		{20261312783993, true, "a board whose every other tube's outline was lost (dark liquid against dark outlines) completed at the pitch of the tubes found, two places apart: the six tubes read made a level that kept the rules (completeRows tries half the pitch too)"},
+		{20261312784307, true, "the frosted glass above a tube's liquid, over a dark patch of the background, matched a place against the frame's edge: an empty tube added there (no place within endEdgeMargin of the frame)"},
+		{20261312783962, false, "a photo of a staggered board of three rows of six read as rows of 6, 5 and 3, the third under the first's places from its left end (flushShortRow looks two rows up, at rows any number of tubes short)"},
+		{20261313784273, false, "a board of three rows of three whose middle row's two curtains were missed: its one tube stands under the row above's first place (flushShortRow takes rows of one tube too)"},
+		{20261313783887, true, "a row of twelve tubes found from three outlines and grown four places beyond them: its last two tubes, full of colours no other tube holds, were missed and the counts held (a row grows on while liquid rests in its places)"},
+		{20261313784175, false, "a tube of two units at the end of a curtained board's last row missed: liquid rests a pitch beyond the row's end, on the row's bottom (liquidBeyondEnds)"},
+		{20261313784034, false, "a tube full of a light pink, its liquid from under the rim to its foot taken for a lid, read empty (fullReadEmpty)"},
 		{20261305783741, true, "a tube of two green units under tinted glass read as a curtain, the glass its cloth and the green its lantern: a saturated lantern only clothDE from an unknown cloth (measured and not kept in session 25) let a layer ΔE 15–25 from a dull glass pass"},
 	} {
 		scene, err := render.Random(tc.seed)
