@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/decant/decant/solver"
 	"github.com/decant/decant/vision/render"
 )
 
@@ -128,6 +129,7 @@ func TestOnceSilentlyWrong(t *testing.T) {
 		{20261313783887, true, "a row of twelve tubes found from three outlines and grown four places beyond them: its last two tubes, full of colours no other tube holds, were missed and the counts held (a row grows on while liquid rests in its places)"},
 		{20261313784175, false, "a tube of two units at the end of a curtained board's last row missed: liquid rests a pitch beyond the row's end, on the row's bottom (liquidBeyondEnds)"},
 		{20261313784034, false, "a tube full of a light pink, its liquid from under the rim to its foot taken for a lid, read empty (fullReadEmpty)"},
+		{20261314784071, false, "a mystery board of discs with \"?\" beside three sheets, read in tubes of 7 for 6, its hidden units told by the rules alone: passed at 0.52 (such readings beside curtains, wrong 8 times in 83 over session 28's runs, are refused now: inferredCoveredConfidence)"},
 		{20261305783741, true, "a tube of two green units under tinted glass read as a curtain, the glass its cloth and the green its lantern: a saturated lantern only clothDE from an unknown cloth (measured and not kept in session 25) let a layer ΔE 15–25 from a dull glass pass"},
 	} {
 		scene, err := render.Random(tc.seed)
@@ -146,7 +148,9 @@ func TestOnceSilentlyWrong(t *testing.T) {
 
 // TestNoSurface reads scenes whose glass, over a background that darkens or lightens down the
 // tube, was read as liquid on top of a tube's liquid, silently: hidden units and covers left
-// the counts unchecked. A liquid's top is an edge; the glass changes by degrees.
+// the counts unchecked. A liquid's top is an edge; the glass changes by degrees. The level
+// read must be the truth; a reading refused for low confidence carries it too (105000334's
+// hidden units, told by the rules alone beside a curtain, are refused since session 29).
 func TestNoSurface(t *testing.T) {
 	for _, tc := range []struct {
 		seed  uint64
@@ -156,7 +160,17 @@ func TestNoSurface(t *testing.T) {
 		{105000334, "curtain", "tinted glass over blobs, darker down a tube holding one unit, read as three units of a colour no other tube holds"},
 		{105000473, "lid", "frosted glass over a pink glow read as a pink unit over a tube's one yellow unit"},
 	} {
-		readsExactly(t, tc.seed, map[string]string{"cover": tc.cover}, tc.kind)
+		scene, err := render.RandomWith(tc.seed, map[string]string{"cover": tc.cover})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Read(scene.Data)
+		switch {
+		case err != nil && solver.ErrorCode(err) != solver.CodeLowConfidence:
+			t.Errorf("seed %d (%s): %v; want the level read", tc.seed, tc.kind, err)
+		case r.Level.Canonical() != scene.Truth.Level.Canonical():
+			t.Errorf("seed %d (%s): read wrong (error %v):\ngot  %s\nwant %s", tc.seed, tc.kind, err, r.Level.Compact(), scene.Truth.Level.Compact())
+		}
 	}
 }
 
