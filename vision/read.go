@@ -1647,12 +1647,12 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 // A reading whose hidden units were told by the rules alone (no glyph) is doubted to
 // inferredHiddenConfidence (inferredCoveredConfidence with curtains, whose own doubt,
 // coveredConfidence, leaves it at 0.48, under LowConfidence: such readings, passed at 0.525
-// until session 29, were wrong 8 times in 83 over session 28's tuning, fresh and corner
-// runs, against 5 in 85 with glyphs beside curtains and 7 in 248 with curtains alone), and
-// kept only for tubes of minInferredCapacity units or more and minInferredColors visible
-// colours or more: on a few tubes (a layout that missed most of them) hidden units can make
-// any reading keep the rules. For the same reason the height above such tubes is taken for
-// headroom only over minHeadroomTubes tubes holding liquid or more (see readUnits).
+// until session 29, were wrong 8 times in 83 on the tuning seeds, the corner sets and three
+// fresh seeds, against 5 in 85 with glyphs beside curtains and 7 in 248 with curtains
+// alone), and kept only for tubes of minInferredCapacity units or more and minInferredColors
+// visible colours or more: on a few tubes (a layout that missed most of them) hidden units
+// can make any reading keep the rules. For the same reason the height above such tubes is
+// taken for headroom only over minHeadroomTubes tubes holding liquid or more (see readUnits).
 const (
 	inferredHiddenConfidence  = 0.7
 	inferredCoveredConfidence = 0.69

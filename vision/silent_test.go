@@ -129,7 +129,7 @@ func TestOnceSilentlyWrong(t *testing.T) {
 		{20261313783887, true, "a row of twelve tubes found from three outlines and grown four places beyond them: its last two tubes, full of colours no other tube holds, were missed and the counts held (a row grows on while liquid rests in its places)"},
 		{20261313784175, false, "a tube of two units at the end of a curtained board's last row missed: liquid rests a pitch beyond the row's end, on the row's bottom (liquidBeyondEnds)"},
 		{20261313784034, false, "a tube full of a light pink, its liquid from under the rim to its foot taken for a lid, read empty (fullReadEmpty)"},
-		{20261314784071, false, "a mystery board of discs with \"?\" beside three sheets, read in tubes of 7 for 6, its hidden units told by the rules alone: passed at 0.52 (such readings beside curtains, wrong 8 times in 83 over session 28's runs, are refused now: inferredCoveredConfidence)"},
+		{20261314784071, false, "a mystery board of discs with \"?\" beside three sheets, read in tubes of 7 for 6, its hidden units told by the rules alone: passed at 0.52 (such readings beside curtains, wrong 8 times in 83 on session 28's runs, are refused now: inferredCoveredConfidence)"},
 		{20261305783741, true, "a tube of two green units under tinted glass read as a curtain, the glass its cloth and the green its lantern: a saturated lantern only clothDE from an unknown cloth (measured and not kept in session 25) let a layer ΔE 15–25 from a dull glass pass"},
 	} {
 		scene, err := render.Random(tc.seed)
