@@ -1117,6 +1117,7 @@ func (f *frame) readAtUnit(l *tubeLayout, r *Reading, cols []column, rooms [][2]
 		r.doubt(tooSmallConfidence, "the tubes are %d pixels wide: too small to read reliably (at least %d)", w, minTubeWidth)
 	}
 	u := layoutUnits{layout: l, cols: cols, counts: counts, total: total, capacity: capacity, unit: unit}
+	u.beyond = f.liquidBeyondEnds(l.allRows(), cols, unit)
 	u.glass, u.hasGlass = f.emptyGlass(cols)
 	u.glasses = f.bandsAbove(cols, glassBandRoom)
 	if u.hasGlass {
@@ -1465,6 +1466,7 @@ type layoutUnits struct {
 	glass    lab
 	hasGlass bool
 	glasses  []lab // the glass as each tube shows it: the empty tubes' inside, the room above liquid
+	beyond   int   // places a pitch beyond a row's end where liquid rests (liquidBeyondEnds)
 }
 
 // readUnits reads the sampled units as a level and checks it against the rules.
@@ -1591,8 +1593,8 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 		r.doubt(brokenConfidence, "%d places at a row's end look like the empty tubes: a tube was missed", len(ends))
 		u.layout.ends = ends
 	}
-	if n := f.liquidBeyondEnds(rows, cols, u.unit); n > 0 {
-		r.doubt(brokenConfidence, "%d places a pitch beyond a row's end hold liquid: a tube was missed", n)
+	if u.beyond > 0 {
+		r.doubt(brokenConfidence, "%d places a pitch beyond a row's end hold liquid: a tube was missed", u.beyond)
 	}
 	if i, why := hiddenOutOfPlace(tubes); i >= 0 {
 		r.doubt(brokenConfidence, "tube %d: %s", i+1, why)

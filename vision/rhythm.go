@@ -129,7 +129,7 @@ func (f *frame) completeRows(l tubeLayout, cands []image.Rectangle, faint func()
 				return try(x, true)
 			}
 			b := snap(place(x), cands, tw/2)
-			if b.Min.X < 0 || b.Max.X > f.w || taken(b) || f.readColumn(b, room(append(slices.Clone(row), b), b)).empty() {
+			if b.Min.X < 0 || b.Max.X > f.w || taken(b) || !f.holdsLiquid(b, row) {
 				return false
 			}
 			found = append(found, b)
@@ -192,7 +192,7 @@ func tubeSized(c, b image.Rectangle) bool {
 // tubes and at most two of them wide covers it (an outline merged with a neighbour's, or
 // broken), or it looks like one of the row's empty tubes (empties).
 func (f *frame) holdsTube(b image.Rectangle, cands []image.Rectangle, row []image.Rectangle, end bool, empties func() []image.Rectangle) bool {
-	if !f.readColumn(b, room(append(slices.Clone(row), b), b)).empty() {
+	if f.holdsLiquid(b, row) {
 		return true
 	}
 	if end {
@@ -217,6 +217,11 @@ func (f *frame) holdsTube(b image.Rectangle, cands []image.Rectangle, row []imag
 		}
 	}
 	return false
+}
+
+// holdsLiquid reports whether liquid rests in place b beside the tubes of row.
+func (f *frame) holdsLiquid(b image.Rectangle, row []image.Rectangle) bool {
+	return !f.readColumn(b, room(append(slices.Clone(row), b), b)).empty()
 }
 
 // emptyBoxes are the boxes of the row (clipped to the frame, large enough to correlate) that
