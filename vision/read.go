@@ -1118,6 +1118,7 @@ func (f *frame) readAtUnit(l *tubeLayout, r *Reading, cols []column, rooms [][2]
 	}
 	u := layoutUnits{layout: l, cols: cols, counts: counts, total: total, capacity: capacity, unit: unit}
 	u.beyond = f.liquidBeyondEnds(l.allRows(), cols, unit)
+	u.fullRead = f.fullReadEmpty(cols)
 	u.glass, u.hasGlass = f.emptyGlass(cols)
 	u.glasses = f.bandsAbove(cols, glassBandRoom)
 	if u.hasGlass {
@@ -1467,6 +1468,7 @@ type layoutUnits struct {
 	hasGlass bool
 	glasses  []lab // the glass as each tube shows it: the empty tubes' inside, the room above liquid
 	beyond   int   // places a pitch beyond a row's end where liquid rests (liquidBeyondEnds)
+	fullRead int   // a tube read empty that looks full of one colour, or -1 (fullReadEmpty)
 }
 
 // readUnits reads the sampled units as a level and checks it against the rules.
@@ -1540,8 +1542,8 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 	if i := wholeGlassTube(tubes, samples, capacity, u.glasses); i >= 0 {
 		r.doubt(glassConfidence, "tube %d is full of one colour near the glass that an empty tube or the room above a tube's liquid shows: it may be empty glass read as liquid", i+1)
 	}
-	if i := f.fullReadEmpty(cols); i >= 0 {
-		r.doubt(brokenConfidence, "tube %d, read empty, is filled from its top to its bottom with a colour unlike the glass the other tubes show: a tube full of one colour", i+1)
+	if u.fullRead >= 0 {
+		r.doubt(brokenConfidence, "tube %d, read empty, is filled from its top to its bottom with a colour unlike the glass the other tubes show: a tube full of one colour", u.fullRead+1)
 	}
 	if err != nil {
 		r.doubt(brokenConfidence, "%v", solver.ErrorMessage(err))

@@ -97,12 +97,15 @@ func (f *frame) completeRows(l tubeLayout, cands []image.Rectangle, faint func()
 		inBoard := func(b image.Rectangle) bool {
 			return float64(b.Min.X) >= lo-float64(tw)/4 && float64(b.Max.X) <= hi+float64(tw)/4
 		}
-		at := func(x float64, end bool, outlines []image.Rectangle) (image.Rectangle, bool) {
+		// free is the place at x snapped to an outline near it, when it lies inside the frame
+		// and clear of the row's tubes.
+		free := func(x float64, outlines []image.Rectangle) (image.Rectangle, bool) {
 			b := snap(place(x), outlines, tw/2)
-			if b.Min.X < 0 || b.Max.X > f.w || taken(b) {
-				return b, false
-			}
-			return b, f.holdsTube(b, outlines, row, end && !inBoard(b), rowEmpties)
+			return b, b.Min.X >= 0 && b.Max.X <= f.w && !taken(b)
+		}
+		at := func(x float64, end bool, outlines []image.Rectangle) (image.Rectangle, bool) {
+			b, ok := free(x, outlines)
+			return b, ok && f.holdsTube(b, outlines, row, end && !inBoard(b), rowEmpties)
 		}
 		try := func(x float64, end bool) bool {
 			b, ok := at(x, end, cands)
@@ -128,8 +131,8 @@ func (f *frame) completeRows(l tubeLayout, cands []image.Rectangle, faint func()
 			if k <= maxRowGrowth {
 				return try(x, true)
 			}
-			b := snap(place(x), cands, tw/2)
-			if b.Min.X < 0 || b.Max.X > f.w || taken(b) || !f.holdsLiquid(b, row) {
+			b, ok := free(x, cands)
+			if !ok || !f.holdsLiquid(b, row) {
 				return false
 			}
 			found = append(found, b)
@@ -221,7 +224,13 @@ func (f *frame) holdsTube(b image.Rectangle, cands []image.Rectangle, row []imag
 
 // holdsLiquid reports whether liquid rests in place b beside the tubes of row.
 func (f *frame) holdsLiquid(b image.Rectangle, row []image.Rectangle) bool {
-	return !f.readColumn(b, room(append(slices.Clone(row), b), b)).empty()
+	return !f.placeColumn(b, row).empty()
+}
+
+// placeColumn is the column read in place b beside the tubes of row, with the room the
+// row leaves it.
+func (f *frame) placeColumn(b image.Rectangle, row []image.Rectangle) column {
+	return f.readColumn(b, room(append(slices.Clone(row), b), b))
 }
 
 // emptyBoxes are the boxes of the row (clipped to the frame, large enough to correlate) that
@@ -551,7 +560,7 @@ func (f *frame) liquidBeyondEnds(rows [][]image.Rectangle, cols []column, unit f
 			if !b.In(f.bounds()) || overlapsAny(b, all) {
 				continue
 			}
-			if c := f.readColumn(b, room(append(slices.Clone(row), b), b)); !c.empty() && math.Abs(float64(c.bottom)-bottom) <= endBottomTol*unit {
+			if c := f.placeColumn(b, row); !c.empty() && math.Abs(float64(c.bottom)-bottom) <= endBottomTol*unit {
 				n++
 			}
 		}
