@@ -451,6 +451,24 @@ func missedGlyphs(samples []unitSample, counts []int) []unitSample {
 	return out
 }
 
+// seenHidden is samples with the units taken for hidden ones that look like a unit in view
+// (within hiddenTwinDE; marks aside, whose median mixes two tones) read as liquid, or nil when
+// there is none: a dark liquid with a glare across it can pass for a box with a glyph, but
+// games draw hidden boxes unlike any liquid.
+func seenHidden(samples []unitSample) []unitSample {
+	var out []unitSample
+	for i, s := range samples {
+		if !s.hidden || s.marked || !slices.ContainsFunc(samples, func(o unitSample) bool { return !o.hidden && deltaE(o.color, s.color) < hiddenTwinDE }) {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(samples)
+		}
+		out[i].hidden, out[i].greyBox = false, false
+	}
+	return out
+}
+
 // nearMissed is the first tube whose lowest unit not taken for hidden, over hidden ones (or
 // at its bottom) and under its top, looks nearly like the hidden units (within markTightDE of
 // their median colour, and as grey: chroma under hiddenLookChroma) though missedGlyphs left

@@ -158,8 +158,8 @@ func centreX(r image.Rectangle) float64 { return float64(r.Min.X+r.Max.X) / 2 }
 
 // curtainAt looks among the candidates centred near x and spanning the row (within 30% of its
 // height) for a curtain: cloth may break into narrower boxes or merge with the background into
-// a wider one, so every box from a quarter to twice a tube's width is tried. The curtain takes
-// the tube's place: a tube-sized box at x.
+// a wider one, so every box from a quarter to twice a tube's width is tried, then the
+// tube-sized box at x itself. The curtain takes the tube's place: a tube-sized box at x.
 func (f *frame) curtainAt(cands []image.Rectangle, x float64, top, bottom, tw, th int, pitch float64, mode lanternMode) (curtain, bool) {
 	for _, c := range cands {
 		overlap := min(c.Max.Y, bottom) - max(c.Min.Y, top)
@@ -170,6 +170,14 @@ func (f *frame) curtainAt(cands []image.Rectangle, x float64, top, bottom, tw, t
 		if l := f.lantern(c, mode); l.ok {
 			x0 := int(math.Round(x)) - tw/2
 			return curtain{box: image.Rect(x0, top, x0+tw, bottom), color: l.c, cloth: l.cloth, frameOnly: l.frameOnly}, true
+		}
+	}
+	// A cloth whose edges made no candidate (one colour with the background round it): the
+	// tube-sized box at x itself, its lantern clear of the walls as on a tube's place.
+	x0 := int(math.Round(x)) - tw/2
+	if b := image.Rect(x0, top, x0+tw, bottom); b == f.clip(b) {
+		if l := f.lantern(b, mode); l.ok && f.flankedLantern(b, l.c) {
+			return curtain{box: b, color: l.c, cloth: l.cloth, frameOnly: l.frameOnly}, true
 		}
 	}
 	return curtain{}, false

@@ -867,11 +867,52 @@ const (
 
 // unitsIn is the number of units in a column of liquid: a top unit may look up to 80% taller
 // (a meniscus drawn in perspective) or 20% shorter.
+//
+// Its runs counted one by one may hold a unit more: each a little short of whole units (a
+// foot's outline cut from the lowest, a meniscus line from each) falls short of the height
+// in all, though each run fits whole units. Such a count wins when it is one more, each run
+// under the top short of its units by gapFit or less (none taller), the top run by
+// runTopShort at most: a top run further short is the glass over the liquid, a meniscus band
+// or a lid's lantern over its panel, which the height rule leaves out.
 func unitsIn(c column, unit float64) int {
 	if c.empty() {
 		return 0
 	}
-	return max(1, int(math.Round(float64(c.bottom-c.top)/unit-topBias)))
+	n := max(1, int(math.Round(float64(c.bottom-c.top)/unit-topBias)))
+	if k, ok := runUnits(c, unit); ok && k == n+1 {
+		return k
+	}
+	return n
+}
+
+// runTopShort is how far (a share of a unit) the top run may fall short of its units for a
+// column's runs to be counted one by one (see unitsIn).
+const runTopShort = 0.1
+
+// runUnits is the number of units in column c counted run by run (see unitsIn); it reports
+// false where that count does not hold.
+func runUnits(c column, unit float64) (int, bool) {
+	if unit <= 0 || len(c.bounds) == 0 {
+		return 0, false
+	}
+	n, prev := 0, c.bottom
+	for i, y := range append(slices.Clone(c.bounds), c.top) {
+		h := float64(prev-y) / unit
+		prev = y
+		if i == len(c.bounds) {
+			k := math.Round(h - topBias)
+			if k < 1 || k-h > runTopShort || h-k > tallTop {
+				return 0, false
+			}
+			return n + int(k), true
+		}
+		k := math.Round(h)
+		if k < 1 || h-k < -gapFit || h > k {
+			return 0, false
+		}
+		n += int(k)
+	}
+	return n, true
 }
 
 // unitPatch is the inset rectangle sampled for unit j (0 = bottom) of a column.
@@ -1429,8 +1470,10 @@ const (
 // are raised only with cut set (a hypothesis for the rules to check: a pop-up's button over
 // a tube can cut a box so too), and those told from a cork by a fuller column alone only with
 // byFillToo besides; raiseLids reports how many there are, and how many of them a fuller
-// column alone tells.
-func (f *frame) raiseLids(cols []column, rows []int, cut, byFillToo bool) (found, byFill int) {
+// column alone tells. With all set, every run at the top of a column holding liquid is
+// raised unless it looks like the glass an empty tube shows (a hypothesis for the rules to
+// check: see readFrom).
+func (f *frame) raiseLids(cols []column, rows []int, cut, byFillToo, all bool) (found, byFill int) {
 	if !slices.ContainsFunc(cols, func(c column) bool { return c.lid.y1 > 0 }) {
 		return 0, 0
 	}
@@ -1489,10 +1532,14 @@ func (f *frame) raiseLids(cols []column, rows []int, cut, byFillToo bool) (found
 			differ = append(differ, with)
 		}
 	}
+	// (Where every run at the top is raised, runs alike in a row are no glass: the empty
+	// tubes' glass alone tells it.)
 	var glass []lab
-	for _, with := range alike {
-		for _, i := range with {
-			glass = append(glass, cols[i].lid.color)
+	if !all {
+		for _, with := range alike {
+			for _, i := range with {
+				glass = append(glass, cols[i].lid.color)
+			}
 		}
 	}
 	// The glass the tubes still empty show, each column's own inside left out of what it is
@@ -1526,6 +1573,14 @@ func (f *frame) raiseLids(cols []column, rows []int, cut, byFillToo bool) (found
 	}
 	if !cut {
 		cuts = nil
+	}
+	if all {
+		cuts = cuts[:0]
+		for i, c := range cols {
+			if !c.empty() && c.lid.y1 > 0 {
+				cuts = append(cuts, i)
+			}
+		}
 	}
 	for _, with := range append(differ, cuts) {
 		for _, i := range with {

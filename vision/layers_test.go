@@ -53,6 +53,39 @@ func TestUnitHeight(t *testing.T) {
 	}
 }
 
+// TestUnitsIn: a column's units are its height in units less topBias, or, where each run
+// under the top falls a little short of whole units and the top run hardly at all, the runs
+// counted one by one: one more.
+func TestUnitsIn(t *testing.T) {
+	col := func(bottom int, bounds []int, top int) column {
+		return column{box: image.Rect(0, 0, 40, 400), bottom: bottom, bounds: bounds, top: top}
+	}
+	for _, tc := range []struct {
+		name string
+		c    column
+		unit float64
+		want int
+	}{
+		// Four units of 13, each run a pixel short (a foot's outline cut from the lowest,
+		// meniscus lines between the others): 49 pixels are 3.46 units less topBias.
+		{"four runs each a little short", col(507, []int{495, 483, 470}, 458), 13.03, 4},
+		// Five whole runs under a band of glass 0.8 of a unit tall (a tube's room read as a
+		// run): the top run alone is short, and the height rule leaves it out.
+		{"whole runs under a short band of glass", col(588, []int{562, 536, 510, 484}, 458), 26.25, 5},
+		{"the same with the band read as the top run", col(588, []int{562, 536, 510, 484, 458}, 437), 26.25, 5},
+		// A run a pixel taller than its units under the top: the count run by run does not
+		// hold, and the height decides.
+		{"a run under the top taller than its units", col(507, []int{493, 482, 471}, 458), 13.03, 3},
+		// A lid read as a tube: its panel, 1.86 units, under its lantern, 0.86.
+		{"a lid's lantern over its panel", col(479, []int{438}, 419), 22.09, 2},
+		{"one run, no colour change", col(300, nil, 250), 25, 2},
+	} {
+		if got := unitsIn(tc.c, tc.unit); got != tc.want {
+			t.Errorf("%s: got %d units, want %d", tc.name, got, tc.want)
+		}
+	}
+}
+
 // TestMedian checks the selection against sorting, on values with many repeats (pixels of
 // flat colour) and without.
 func TestMedian(t *testing.T) {
@@ -145,7 +178,7 @@ func TestRaiseLidsFuller(t *testing.T) {
 		{"raised with byFillToo", row(green, red), true, 1, 1, true},
 		{"the fuller column's top is another's: glass", row(green, green), true, 0, 0, false},
 	} {
-		found, byFill := f.raiseLids(tc.cols, []int{4}, true, tc.byFillToo)
+		found, byFill := f.raiseLids(tc.cols, []int{4}, true, tc.byFillToo, false)
 		if found != tc.found || byFill != tc.byFill {
 			t.Errorf("%s: found %d, by fill %d; want %d, %d", tc.name, found, byFill, tc.found, tc.byFill)
 		}

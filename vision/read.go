@@ -179,6 +179,10 @@ type tubeLayout struct {
 	// tells.
 	raiseCut, raiseFill bool
 	cut, cutByFill      int
+	// raiseTops raises every run taken for a cork or a lid above a column's liquid (see
+	// raiseLids); tops is the number of such runs left unraised, set when read.
+	raiseTops bool
+	tops      int
 	// ends are the places beyond the rows' ends that look like an empty tube found
 	// (emptyBeyondEnds), set when read: tubes the layout missed, a hypothesis (see read).
 	ends []endPlace
@@ -440,6 +444,23 @@ func (f *frame) readFrom(base Reading, cands []image.Rectangle) (*Reading, error
 			}
 		}
 	}
+	// Runs at the tops of boxes, above liquid, in a reading the rules refuse, may all be top
+	// layers (tubes full to their boxes' tops, told from corks neither by another tube's
+	// glass nor by one fuller): a reading with them all raised, kept where the rules verify
+	// it with no curtain and no hidden unit told by the rules alone (corks raised break the
+	// count: a cork's colour comes once per complete tube, on top of its capacity; but a
+	// lid's panel raised reads as a tube full of one colour, which hidden units the rules
+	// alone tell can make up for).
+	for _, h := range hs {
+		if h.tops > 0 && !h.verified() && !h.raiseTops {
+			l := h.tubeLayout
+			l.cue, l.raiseTops = l.cue+", every run at a box's top above liquid raised", true
+			v := f.interpret(l, base)
+			if v.verified() && !v.reading.Level.HasCurtains() && (!v.reading.Level.HasHidden() || v.reading.Confidence > inferredHiddenConfidence) {
+				hs = append(hs, v)
+			}
+		}
+	}
 	// Places beyond the rows' ends that look like an empty tube found hold tubes the layout
 	// missed (their outlines faint or merged with the background's): a reading with them.
 	for _, h := range hs {
@@ -598,13 +619,14 @@ func (f *frame) loneFeet(h *hypothesis) []image.Rectangle {
 			empties = append(empties, f.clip(boxes[i]))
 		}
 	}
+	glass, seen := f.emptyGlass(h.cols)
 	var feet []image.Rectangle
 	for i, t := range l.Tubes {
 		if len(t) == 0 || layered(l.Tokens(i)) || counts[t[0]] != len(t) || len(t) >= l.Capacity {
 			continue
 		}
 		b := f.clip(boxes[i])
-		if slices.ContainsFunc(empties, func(e image.Rectangle) bool {
+		if seen && len(h.cols[i].runs) > 0 && deltaE(h.cols[i].runs[0], glass) < glassDE || slices.ContainsFunc(empties, func(e image.Rectangle) bool {
 			return max(f.nccAt(e, b.Min), f.nccAt(b, e.Min)) >= emptyMatch
 		}) {
 			feet = append(feet, boxes[i])
@@ -1008,7 +1030,13 @@ func (f *frame) readLayout(l *tubeLayout, r *Reading, out *[]column) error {
 	for _, row := range rows {
 		rowLens = append(rowLens, len(row))
 	}
-	l.cut, l.cutByFill = f.raiseLids(cols, rowLens, l.raiseCut, l.raiseFill)
+	l.cut, l.cutByFill = f.raiseLids(cols, rowLens, l.raiseCut, l.raiseFill, l.raiseTops)
+	l.tops = 0
+	for _, c := range cols {
+		if !c.empty() && c.lid.y1 > 0 {
+			l.tops++
+		}
+	}
 	f.extendCutBottoms(cols, rooms, rowLens)
 	f.extendBulbs(cols, rooms, rowLens)
 	f.dropGlassTops(cols, rooms)
@@ -1140,6 +1168,15 @@ func (f *frame) readAtUnit(l *tubeLayout, r *Reading, cols []column, rooms [][2]
 					got.doubt(brokenConfidence, "tube %d: a unit over its hidden ones looks nearly like them (ΔE %.0f): a glare over a hidden box may read as a colour", t+1, de)
 					err = got.lowConfidence()
 				}
+			}
+		}
+	}
+	if solver.ErrorCode(err) == solver.CodeLowConfidence {
+		// Units taken for hidden ones that look like a colour in view, read as that colour:
+		// kept where every unit then shows and the count checks every colour.
+		if seen := seenHidden(samples); seen != nil {
+			if alt, aerr := read(seen, false); aerr == nil && !alt.Level.HasHidden() && !alt.Level.HasCurtains() {
+				got, err = alt, nil
 			}
 		}
 	}

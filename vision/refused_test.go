@@ -53,6 +53,13 @@ func TestOnceRefused(t *testing.T) {
 		{85000428, "an empty tube read as a colour no other tube holds, beside a curtain (the same)"},
 		{20261313784115, "an unevenly spaced row whose gaps, most at the pitch and some a third wider, added up to a place more than its tubes: a hole (holes counts gap by gap)"},
 		{20261313784258, "a mystery board of dark boxes with \"?\", one glyph missed, beside a dark blurred blob of the background taken for a hidden box outside the tubes (a box stands off its surround: surroundDist)"},
+		{89000295, "tubes full to their boxes' tops, each top layer taken for a cork: no other tube's glass and no fuller tube told them from corks (every run at a box's top raised, a hypothesis the rules check)"},
+		{89000309, "the same on a mystery board of dark boxes with \"?\", the hidden units told by their glyphs"},
+		{91000536, "the same"},
+		{85000502, "an empty tube of tinted glass over wood grain read as a unit of a colour no other tube holds, its streaks unlike the other empty tube's (loneFeet: its colour is the empty tubes' glass)"},
+		{20261293783745, "tubes whose runs each fall a pixel or two short of a unit, on a shelf cut from their feet: the height less topBias lost a unit (unitsIn counts run by run)"},
+		{20261290783941, "a dark liquid with a glare stripe down it taken for a hidden box with a glyph on a board with none: read as the colour it looks like, every colour's count checks (seenHidden)"},
+		{91000407, "the same, four units"},
 	} {
 		readsExactly(t, tc.seed, nil, tc.kind)
 	}
