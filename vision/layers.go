@@ -1575,7 +1575,7 @@ func (f *frame) raiseLids(cols []column, rows []int, cut, byFillToo, all bool) (
 		cuts = nil
 	}
 	if all {
-		cuts = cuts[:0]
+		cuts = nil
 		for i, c := range cols {
 			if !c.empty() && c.lid.y1 > 0 {
 				cuts = append(cuts, i)
