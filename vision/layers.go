@@ -54,6 +54,10 @@ type column struct {
 	// a cork or a lid (see raiseLids), or the one run of a column read empty that reaches
 	// from the box's top to its bottom; its y1 is 0 when there is none.
 	lid segment
+	// noCork is set (by raiseLids) where lid starts no higher than another column's liquid
+	// in the row: a cork stands above every liquid, so lid is the top layer of a tube whose
+	// box was cut at it, or something else over the liquid, never a cork.
+	noCork bool
 	// foot is the top of the long run the liquid rests on when that run looks like what
 	// surrounds the tube (a label or a holder under the tube, joined to its outline, or a
 	// liquid near the background's colour at the bottom); 0 when there is none.
@@ -1520,6 +1524,7 @@ func (f *frame) raiseLids(cols []column, rows []int, cut, byFillToo, all bool) (
 			switch {
 			case reached && !likeTop:
 				cuts = append(cuts, i)
+				cols[i].noCork = true
 			case fuller:
 				fills = append(fills, i)
 			}

@@ -193,6 +193,8 @@ type tubeLayout struct {
 	// clothLike is set when read if a tube's units look like a curtain's cloth
 	// (clothCovered): the curtain may be a tube like it, a hypothesis (see read).
 	clothLike bool
+	// clothRead are the boxes of curtains found among the tubes read as tubes (see read).
+	clothRead []image.Rectangle
 	// glyphsOnly reads hidden units only where glyphs tell them, not by the rules alone: a
 	// hypothesis that is a guess already takes no second one (see footCut).
 	glyphsOnly bool
@@ -487,15 +489,24 @@ func (f *frame) readFrom(base Reading, cands []image.Rectangle) (*Reading, error
 		if len(l.curtains) == len(h.curtains) {
 			continue
 		}
+		read := func() *hypothesis {
+			l.clothRead = nil
+			for _, c := range h.curtains {
+				if !slices.ContainsFunc(l.curtains, func(k curtain) bool { return k.box == c.box }) {
+					l.clothRead = append(l.clothRead, c.box)
+				}
+			}
+			return f.interpret(l, base)
+		}
 		l.cue, l.clothLike = l.cue+", curtains among the tubes read as tubes", false
-		v := f.interpret(l, base)
+		v := read()
 		// (A curtain whose lantern none of the units read there shows stays one.)
 		if kept := f.hiddenLanterns(h.curtains, v); len(kept) > 0 {
 			if len(l.curtains)+len(kept) == len(h.curtains) {
 				continue
 			}
 			l.curtains = append(l.curtains, kept...)
-			v = f.interpret(l, base)
+			v = read()
 		}
 		hs = append(hs, v)
 	}
@@ -1197,6 +1208,12 @@ func (f *frame) readAtUnit(l *tubeLayout, r *Reading, cols []column, rooms [][2]
 				} else {
 					alt.doubt(inferredHiddenConfidence, "hidden units told by the rules alone: one look on no tube's top that the count rule cannot take for a colour")
 				}
+				if t := bareCloth(l.clothRead, cols, counts, hid); t >= 0 {
+					alt.doubt(brokenConfidence, "tube %d, found as a curtain and read as a tube, shows no hidden unit: hidden units told by the rules alone can make up for a cover's panel read as liquid", t+1)
+				}
+				if t := uncorked(cols, counts, alt.Level.Capacity); t >= 0 {
+					alt.doubt(brokenConfidence, "tube %d: the run at its box's top, left out as a cork, starts no higher than another tube's liquid and stands over a tube not full: hidden units told by the rules alone can make up for a top layer left out", t+1)
+				}
 				if alt.Confidence >= LowConfidence {
 					got, err, doubted = alt, nil, nil
 					break
@@ -1239,6 +1256,32 @@ func (f *frame) readAtUnit(l *tubeLayout, r *Reading, cols []column, rooms [][2]
 	}
 	*r = got
 	return err
+}
+
+// bareCloth is the first column among boxes (curtains read as tubes) whose units in samples
+// show none hidden, or -1: read as a tube, a curtain found among tubes of hidden units is
+// one like them (hidden boxes as grey as a cloth), not a panel of layers.
+func bareCloth(boxes []image.Rectangle, cols []column, counts []int, samples []unitSample) int {
+	at := 0
+	for i, c := range cols {
+		units := samples[at : at+counts[i]]
+		at += counts[i]
+		if slices.Contains(boxes, c.box) && !slices.ContainsFunc(units, func(s unitSample) bool { return s.hidden }) {
+			return i
+		}
+	}
+	return -1
+}
+
+// uncorked is the first column whose run at its box's top, left out as a cork, starts no
+// higher than another column's liquid (noCork) over fewer units than the capacity, or -1.
+func uncorked(cols []column, counts []int, capacity int) int {
+	for i, c := range cols {
+		if c.noCork && c.lid.y1 > 0 && counts[i] < capacity {
+			return i
+		}
+	}
+	return -1
 }
 
 // labelsAsHidden is the number of hidden units in level l when every one of them, minLabels

@@ -254,3 +254,49 @@ func TestLabelsUnderTubes(t *testing.T) {
 func TestJoinedOutlines(t *testing.T) {
 	readExactlyOrDead(t, 20261290783707, 87000269, 20261290783780)
 }
+
+// TestUncorked finds the run at a box's top left out as a cork that starts no higher than
+// another tube's liquid over a tube not full, and leaves alone such a run over a full tube,
+// a run raised, and a cork that may be one.
+func TestUncorked(t *testing.T) {
+	lid := segment{y0: 10, y1: 30}
+	for _, tc := range []struct {
+		name   string
+		cols   []column
+		counts []int
+		want   int
+	}{
+		{"over a tube not full", []column{{lid: lid}, {lid: lid, noCork: true}}, []int{4, 3}, 1},
+		{"over a full tube", []column{{lid: lid, noCork: true}, {}}, []int{4, 2}, -1},
+		{"raised", []column{{noCork: true}}, []int{3}, -1},
+		{"may be a cork", []column{{lid: lid}}, []int{3}, -1},
+	} {
+		if got := uncorked(tc.cols, tc.counts, 4); got != tc.want {
+			t.Errorf("%s: uncorked = %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestBareCloth finds a curtain read as a tube whose units show none hidden, and leaves
+// alone one whose units show hidden ones and the tubes that were never curtains.
+func TestBareCloth(t *testing.T) {
+	a, b, c := image.Rect(0, 0, 10, 50), image.Rect(20, 0, 30, 50), image.Rect(40, 0, 50, 50)
+	cols := []column{{box: a}, {box: b}, {box: c}}
+	counts := []int{2, 2, 1}
+	hidden, liquid := unitSample{hidden: true}, unitSample{}
+	for _, tc := range []struct {
+		name    string
+		boxes   []image.Rectangle
+		samples []unitSample
+		want    int
+	}{
+		{"a panel of layers", []image.Rectangle{b}, []unitSample{hidden, liquid, liquid, liquid, hidden}, 1},
+		{"hidden boxes", []image.Rectangle{b}, []unitSample{liquid, liquid, hidden, liquid, liquid}, -1},
+		{"no curtain read", nil, []unitSample{liquid, liquid, liquid, liquid, liquid}, -1},
+		{"the second of two", []image.Rectangle{a, c}, []unitSample{hidden, liquid, liquid, liquid, liquid}, 2},
+	} {
+		if got := bareCloth(tc.boxes, cols, counts, tc.samples); got != tc.want {
+			t.Errorf("%s: bareCloth = %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}

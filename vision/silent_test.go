@@ -132,6 +132,8 @@ func TestOnceSilentlyWrong(t *testing.T) {
 		{20261314784071, false, "a mystery board of discs with \"?\" beside three sheets, read in tubes of 7 for 6, its hidden units told by the rules alone: passed at 0.52 (such readings beside curtains, wrong 8 times in 83 on session 28's runs, are refused now: inferredCoveredConfidence)"},
 		{20261305783741, true, "a tube of two green units under tinted glass read as a curtain, the glass its cloth and the green its lantern: a saturated lantern only clothDE from an unknown cloth (measured and not kept in session 25) let a layer ΔE 15–25 from a dull glass pass"},
 		{20261293783797, false, "a mystery board of grey boxes missing the curtains at the ends of its first row, their cloth making no outline: the row's six tubes stood centred over the row of eight below, and the hidden units told by the rules alone kept the rules (curtainAt tries the tube-sized box at a place with no candidate)"},
+		{20261316784110, false, "a row of fourteen tubes whose full tubes' top layers start no higher than a fuller tube's liquid, taken for corks and left out, its hidden units told by the rules alone: five units lost, a colour's worth, kept the count (a reading whose cut runs stay unraised is refused where the rules alone tell its hidden units)"},
+		{20261316784260, false, "two sheets among a row of twelve read as tubes, their panels and badges as layers, and the hidden units told by the rules alone kept the rules (curtains read as tubes are refused where the rules alone tell the hidden units)"},
 	} {
 		scene, err := render.Random(tc.seed)
 		if err != nil {
