@@ -1211,8 +1211,8 @@ func (f *frame) readAtUnit(l *tubeLayout, r *Reading, cols []column, rooms [][2]
 				if t := bareCloth(l.clothRead, cols, counts, hid); t >= 0 {
 					alt.doubt(brokenConfidence, "tube %d, found as a curtain and read as a tube, shows no hidden unit: hidden units told by the rules alone can make up for a cover's panel read as liquid", t+1)
 				}
-				if t := uncorked(cols, counts, alt.Level.Capacity); t >= 0 {
-					alt.doubt(brokenConfidence, "tube %d: the run at its box's top, left out as a cork, starts no higher than another tube's liquid and stands over a tube not full: hidden units told by the rules alone can make up for a top layer left out", t+1)
+				if t := uncorked(cols, counts, alt.Level.Capacity, hid); t >= 0 {
+					alt.doubt(brokenConfidence, "tube %d: the run at its box's top, left out as a cork, starts no higher than another tube's liquid, stands over a tube not full and looks like a unit in view: hidden units told by the rules alone can make up for a top layer left out", t+1)
 				}
 				if alt.Confidence >= LowConfidence {
 					got, err, doubted = alt, nil, nil
@@ -1274,10 +1274,14 @@ func bareCloth(boxes []image.Rectangle, cols []column, counts []int, samples []u
 }
 
 // uncorked is the first column whose run at its box's top, left out as a cork, starts no
-// higher than another column's liquid (noCork) over fewer units than the capacity, or -1.
-func uncorked(cols []column, counts []int, capacity int) int {
+// higher than another column's liquid (noCork) over fewer units than the capacity and looks
+// like a unit in view in samples (within hiddenTwinDE), or -1: a layer left out. (Glass over
+// a short tube, in a board with no other glass to tell it by, looks like no liquid.)
+func uncorked(cols []column, counts []int, capacity int, samples []unitSample) int {
 	for i, c := range cols {
-		if c.noCork && c.lid.y1 > 0 && counts[i] < capacity {
+		if c.noCork && c.lid.y1 > 0 && counts[i] < capacity && slices.ContainsFunc(samples, func(s unitSample) bool {
+			return !s.hidden && deltaE(s.color, c.lid.color) < hiddenTwinDE
+		}) {
 			return i
 		}
 	}

@@ -256,10 +256,13 @@ func TestJoinedOutlines(t *testing.T) {
 }
 
 // TestUncorked finds the run at a box's top left out as a cork that starts no higher than
-// another tube's liquid over a tube not full, and leaves alone such a run over a full tube,
-// a run raised, and a cork that may be one.
+// another tube's liquid over a tube not full, like a unit in view, and leaves alone such a
+// run over a full tube, a run raised, a cork that may be one, and glass like no unit in view
+// (a hidden unit's look aside).
 func TestUncorked(t *testing.T) {
-	lid := segment{y0: 10, y1: 30}
+	green, glass := lab{L: 80, A: -70, B: 60}, lab{L: 51, A: 24, B: 13}
+	lid, pane := segment{y0: 10, y1: 30, color: green}, segment{y0: 10, y1: 30, color: glass}
+	samples := []unitSample{{color: green}, {color: lab{L: 40}}, {color: glass, hidden: true}}
 	for _, tc := range []struct {
 		name   string
 		cols   []column
@@ -270,8 +273,9 @@ func TestUncorked(t *testing.T) {
 		{"over a full tube", []column{{lid: lid, noCork: true}, {}}, []int{4, 2}, -1},
 		{"raised", []column{{noCork: true}}, []int{3}, -1},
 		{"may be a cork", []column{{lid: lid}}, []int{3}, -1},
+		{"glass, like no unit in view", []column{{lid: pane, noCork: true}}, []int{2}, -1},
 	} {
-		if got := uncorked(tc.cols, tc.counts, 4); got != tc.want {
+		if got := uncorked(tc.cols, tc.counts, 4, samples); got != tc.want {
 			t.Errorf("%s: uncorked = %d, want %d", tc.name, got, tc.want)
 		}
 	}
