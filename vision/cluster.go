@@ -458,7 +458,7 @@ func missedGlyphs(samples []unitSample, counts []int) []unitSample {
 func seenHidden(samples []unitSample) []unitSample {
 	var out []unitSample
 	for i, s := range samples {
-		if !s.hidden || s.marked || !slices.ContainsFunc(samples, func(o unitSample) bool { return !o.hidden && deltaE(o.color, s.color) < hiddenTwinDE }) {
+		if !s.hidden || s.marked || !inView(samples, s.color) {
 			continue
 		}
 		if out == nil {
@@ -467,6 +467,12 @@ func seenHidden(samples []unitSample) []unitSample {
 		out[i].hidden, out[i].greyBox = false, false
 	}
 	return out
+}
+
+// inView reports whether colour c looks like (within hiddenTwinDE) a unit in view among the
+// samples: one not taken for hidden.
+func inView(samples []unitSample, c lab) bool {
+	return slices.ContainsFunc(samples, func(s unitSample) bool { return !s.hidden && deltaE(s.color, c) < hiddenTwinDE })
 }
 
 // nearMissed is the first tube whose lowest unit not taken for hidden, over hidden ones (or

@@ -161,6 +161,8 @@ func centreX(r image.Rectangle) float64 { return float64(r.Min.X+r.Max.X) / 2 }
 // a wider one, so every box from a quarter to twice a tube's width is tried, then the
 // tube-sized box at x itself. The curtain takes the tube's place: a tube-sized box at x.
 func (f *frame) curtainAt(cands []image.Rectangle, x float64, top, bottom, tw, th int, pitch float64, mode lanternMode) (curtain, bool) {
+	x0 := int(math.Round(x)) - tw/2
+	place := image.Rect(x0, top, x0+tw, bottom)
 	for _, c := range cands {
 		overlap := min(c.Max.Y, bottom) - max(c.Min.Y, top)
 		if math.Abs(centreX(c)-x) > curtainOffBeat*pitch || float64(overlap) < curtainSpan*float64(th) || !near(c.Dy(), th, curtainHeightTol) ||
@@ -168,16 +170,14 @@ func (f *frame) curtainAt(cands []image.Rectangle, x float64, top, bottom, tw, t
 			continue
 		}
 		if l := f.lantern(c, mode); l.ok {
-			x0 := int(math.Round(x)) - tw/2
-			return curtain{box: image.Rect(x0, top, x0+tw, bottom), color: l.c, cloth: l.cloth, frameOnly: l.frameOnly}, true
+			return curtain{box: place, color: l.c, cloth: l.cloth, frameOnly: l.frameOnly}, true
 		}
 	}
 	// A cloth whose edges made no candidate (one colour with the background round it): the
-	// tube-sized box at x itself, its lantern clear of the walls as on a tube's place.
-	x0 := int(math.Round(x)) - tw/2
-	if b := image.Rect(x0, top, x0+tw, bottom); b == f.clip(b) {
-		if l := f.lantern(b, mode); l.ok && f.flankedLantern(b, l.c) {
-			return curtain{box: b, color: l.c, cloth: l.cloth, frameOnly: l.frameOnly}, true
+	// place itself, its lantern clear of the walls as on a tube's place.
+	if place == f.clip(place) {
+		if l := f.lantern(place, mode); l.ok && f.flankedLantern(place, l.c) {
+			return curtain{box: place, color: l.c, cloth: l.cloth, frameOnly: l.frameOnly}, true
 		}
 	}
 	return curtain{}, false

@@ -78,6 +78,10 @@ type glyphRun struct {
 
 func (c column) empty() bool { return c.bottom == 0 }
 
+// lidOverLiquid reports whether a run at the box's top, taken for a cork or a lid, stands
+// over the column's liquid.
+func (c column) lidOverLiquid() bool { return !c.empty() && c.lid.y1 > 0 }
+
 // medianLab is the per-channel median of the frame's pixels in r (clipped to the frame).
 func (f *frame) medianLab(r image.Rectangle) (lab, bool) {
 	r = f.clip(r)
@@ -900,23 +904,21 @@ func runUnits(c column, unit float64) (int, bool) {
 		return 0, false
 	}
 	n, prev := 0, c.bottom
-	for i, y := range append(slices.Clone(c.bounds), c.top) {
+	for _, y := range c.bounds {
 		h := float64(prev-y) / unit
 		prev = y
-		if i == len(c.bounds) {
-			k := math.Round(h - topBias)
-			if k < 1 || k-h > runTopShort || h-k > tallTop {
-				return 0, false
-			}
-			return n + int(k), true
-		}
 		k := math.Round(h)
 		if k < 1 || h-k < -gapFit || h > k {
 			return 0, false
 		}
 		n += int(k)
 	}
-	return n, true
+	h := float64(prev-c.top) / unit
+	k := math.Round(h - topBias)
+	if k < 1 || k-h > runTopShort || h-k > tallTop {
+		return 0, false
+	}
+	return n + int(k), true
 }
 
 // unitPatch is the inset rectangle sampled for unit j (0 = bottom) of a column.
@@ -1582,7 +1584,7 @@ func (f *frame) raiseLids(cols []column, rows []int, cut, byFillToo, all bool) (
 	if all {
 		cuts = nil
 		for i, c := range cols {
-			if !c.empty() && c.lid.y1 > 0 {
+			if c.lidOverLiquid() {
 				cuts = append(cuts, i)
 			}
 		}

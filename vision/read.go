@@ -485,28 +485,29 @@ func (f *frame) readFrom(base Reading, cands []image.Rectangle) (*Reading, error
 			continue
 		}
 		l := h.tubeLayout
-		l.curtains = slices.DeleteFunc(slices.Clone(l.curtains), func(c curtain) bool { return inRows(l.rows, c.box) })
-		if len(l.curtains) == len(h.curtains) {
+		l.curtains, l.clothRead = nil, nil
+		for _, c := range h.curtains {
+			if inRows(l.rows, c.box) {
+				l.clothRead = append(l.clothRead, c.box)
+			} else {
+				l.curtains = append(l.curtains, c)
+			}
+		}
+		if len(l.clothRead) == 0 {
 			continue
 		}
-		read := func() *hypothesis {
-			l.clothRead = nil
-			for _, c := range h.curtains {
-				if !slices.ContainsFunc(l.curtains, func(k curtain) bool { return k.box == c.box }) {
-					l.clothRead = append(l.clothRead, c.box)
-				}
-			}
-			return f.interpret(l, base)
-		}
 		l.cue, l.clothLike = l.cue+", curtains among the tubes read as tubes", false
-		v := read()
+		v := f.interpret(l, base)
 		// (A curtain whose lantern none of the units read there shows stays one.)
 		if kept := f.hiddenLanterns(h.curtains, v); len(kept) > 0 {
 			if len(l.curtains)+len(kept) == len(h.curtains) {
 				continue
 			}
 			l.curtains = append(l.curtains, kept...)
-			v = read()
+			l.clothRead = slices.DeleteFunc(l.clothRead, func(b image.Rectangle) bool {
+				return slices.ContainsFunc(kept, func(k curtain) bool { return k.box == b })
+			})
+			v = f.interpret(l, base)
 		}
 		hs = append(hs, v)
 	}
@@ -1042,12 +1043,7 @@ func (f *frame) readLayout(l *tubeLayout, r *Reading, out *[]column) error {
 		rowLens = append(rowLens, len(row))
 	}
 	l.cut, l.cutByFill = f.raiseLids(cols, rowLens, l.raiseCut, l.raiseFill, l.raiseTops)
-	l.tops = 0
-	for _, c := range cols {
-		if !c.empty() && c.lid.y1 > 0 {
-			l.tops++
-		}
-	}
+	l.tops = countFunc(cols, column.lidOverLiquid)
 	f.extendCutBottoms(cols, rooms, rowLens)
 	f.extendBulbs(cols, rooms, rowLens)
 	f.dropGlassTops(cols, rooms)
@@ -1279,9 +1275,7 @@ func bareCloth(boxes []image.Rectangle, cols []column, counts []int, samples []u
 // a short tube, in a board with no other glass to tell it by, looks like no liquid.)
 func uncorked(cols []column, counts []int, capacity int, samples []unitSample) int {
 	for i, c := range cols {
-		if c.noCork && c.lid.y1 > 0 && counts[i] < capacity && slices.ContainsFunc(samples, func(s unitSample) bool {
-			return !s.hidden && deltaE(s.color, c.lid.color) < hiddenTwinDE
-		}) {
+		if c.noCork && c.lid.y1 > 0 && counts[i] < capacity && inView(samples, c.lid.color) {
 			return i
 		}
 	}
