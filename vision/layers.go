@@ -670,15 +670,18 @@ type unitFit struct{ unit, misfit float64 }
 // rules, one of them may keep them (the readings of each are checked alike).
 func unitHeights(cols []column) []unitFit {
 	var unit float64
-	var gaps, heights, tops []float64
+	var gaps, inner, heights, tops []float64
 	var runs []glyphRun
 	for _, c := range cols {
 		if c.empty() {
 			continue
 		}
 		prev := c.bottom
-		for _, y := range c.bounds {
+		for i, y := range c.bounds {
 			gaps = append(gaps, float64(prev-y))
+			if i > 0 {
+				inner = append(inner, float64(prev-y))
+			}
 			prev = y
 		}
 		if len(c.bounds) > 0 {
@@ -842,8 +845,31 @@ func unitHeights(cols []column) []unitFit {
 		}
 		fits = append(fits, unitFit{u, 1 - score(u)/whole})
 	}
+	// The gaps between two colour changes carry neither a meniscus nor the tube's rounded
+	// foot, which the gaps from the bottom carry (a foot drawn a pixel or two taller): the
+	// unit refined on them alone is tried next, where it differs enough to change a count.
+	var sum, units float64
+	for _, g := range inner {
+		if fitsGap(g, unit) {
+			sum, units = sum+g, units+math.Round(g/unit)
+		}
+	}
+	if units >= minInnerUnits {
+		u := sum / units
+		if !slices.ContainsFunc(fits, func(f unitFit) bool { return math.Abs(f.unit-u) < innerUnitGap*f.unit }) {
+			fits = slices.Insert(fits, 1, unitFit{u, 1 - score(u)/whole})
+		}
+	}
 	return fits
 }
+
+// minInnerUnits is the fewest units the gaps between colour changes must hold for the unit
+// refined on them to be tried (see unitHeights); innerUnitGap is how far, as a share of a
+// unit, it must stand from every unit tried already.
+const (
+	minInnerUnits = 4
+	innerUnitGap  = 0.02
+)
 
 // Other units tried where the first breaks the rules (unitHeights).
 const (

@@ -53,6 +53,31 @@ func TestUnitHeight(t *testing.T) {
 	}
 }
 
+// TestInnerUnit: tubes whose lowest run, down into a rounded foot, stands a pixel or two
+// taller than the runs between two colour changes (87000531: runs of 16–17 at the foot, 15
+// elsewhere) refine the unit on every gap to 15.9, which reads a full tube of 4 (60 pixels)
+// as 3; the unit refined on the inner gaps alone, 15, is the next one tried.
+func TestInnerUnit(t *testing.T) {
+	col := func(bottom int, bounds []int, top int) column {
+		return column{box: image.Rect(0, 0, 40, 100), bottom: bottom, bounds: bounds, top: top}
+	}
+	cols := []column{
+		col(663, []int{646, 631}, 617), col(663, []int{646, 631}, 601), col(662, []int{646, 631, 616}, 602),
+		col(663, []int{646, 631}, 602), col(662, []int{646, 631}, 602), col(663, []int{647, 632}, 601),
+		col(663, []int{646, 631}, 617), col(662, []int{646, 632, 616}, 601),
+	}
+	fits := unitHeights(cols)
+	if len(fits) < 2 || math.Abs(fits[0].unit-15) < 0.5 {
+		t.Fatalf("got units %+v: want the unit refined on every gap first, 15 not first", fits)
+	}
+	if math.Abs(fits[1].unit-15) > 0.3 {
+		t.Errorf("got units %+v: want the unit refined on the inner gaps, 15, second", fits)
+	}
+	if n := unitsIn(col(662, []int{646, 631, 616}, 602), fits[1].unit); n != 4 {
+		t.Errorf("a full tube of 4 at the inner unit holds %d units, want 4", n)
+	}
+}
+
 // TestUnitsIn: a column's units are its height in units less topBias, or, where each run
 // under the top falls a little short of whole units and the top run hardly at all, the runs
 // counted one by one: one more.

@@ -60,6 +60,7 @@ func TestOnceRefused(t *testing.T) {
 		{20261293783745, "tubes whose runs each fall a pixel or two short of a unit, on a shelf cut from their feet: the height less topBias lost a unit (unitsIn counts run by run)"},
 		{20261290783941, "a dark liquid with a glare stripe down it taken for a hidden box with a glyph on a board with none: read as the colour it looks like, every colour's count checks (seenHidden)"},
 		{91000407, "the same, four units"},
+		{87000531, "tubes of 4 whose lowest runs, down into round feet, stand a pixel or two taller than the others: the unit refined on every gap read two full tubes as 3 (the unit refined on the gaps between colour changes is tried next)"},
 	} {
 		readsExactly(t, tc.seed, nil, tc.kind)
 	}
