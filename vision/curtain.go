@@ -43,6 +43,20 @@ const (
 	lanternSquare    = 0.2  // or a lantern covers at most this share of a square as wide as the box (see lanternGroup)
 )
 
+// greyClothChroma is the most chroma of a grey cloth, on which a lantern's saturation alone
+// tells it, if its n pixels fill solidShare of the w×h box round them or more, at least
+// solidSide pixels each way (see lanternGroup and solidBlob).
+const (
+	greyClothChroma = 15
+	solidShare      = 0.5
+	solidSide       = 3
+)
+
+// solidBlob reports whether n pixels spanning w×h make a solid blob (see greyClothChroma).
+func solidBlob(n, w, h int) bool {
+	return min(w, h) >= solidSide && float64(n) >= solidShare*float64(w*h)
+}
+
 // curtain is a covered tube: its box, the colour its lantern shows and its cloth's.
 type curtain struct {
 	box   image.Rectangle
@@ -79,30 +93,10 @@ func (f *frame) findCurtains(rows [][]image.Rectangle, cands []image.Rectangle, 
 		if pitch <= 0 {
 			pitch = global
 		}
-		if pitch <= 0 {
-			continue
-		}
-		tw, th := row[0].Dx(), row[0].Dy()
-		top, bottom := row[0].Min.Y, row[0].Max.Y
-		first := centreX(row[0])
-		// Places at the pitch, left of the row, in its gaps, and right of it.
-		var places []float64
-		for x := first - pitch; x-float64(tw)/2 > 0; x -= pitch {
-			places = append(places, x)
-		}
-		for i := 1; i < len(row); i++ {
-			a, b := centreX(row[i-1]), centreX(row[i])
-			for k := 1.0; a+(k+0.5)*pitch < b; k++ {
-				places = append(places, a+k*pitch)
-			}
-		}
-		for x := centreX(row[len(row)-1]) + pitch; x+float64(tw)/2 < float64(f.w); x += pitch {
-			places = append(places, x)
-		}
-		for _, x := range places {
-			if c, ok := f.curtainAt(cands, x, top, bottom, tw, th, pitch, mode); ok {
-				out = append(out, c)
-			}
+		// (A row spaced unevenly has no pitch to find places at; its own boxes are still
+		// looked at below.)
+		if pitch > 0 {
+			out = append(out, f.curtainsAtPlaces(row, cands, pitch, mode)...)
 		}
 		// A curtain about as wide as its tube is among the tubes found. A tube's liquid can
 		// look like cloth with a lantern, unless the lantern must hang clear of the walls.
@@ -115,6 +109,33 @@ func (f *frame) findCurtains(rows [][]image.Rectangle, cands []image.Rectangle, 
 		}
 	}
 	return f.likeCurtains(rows, out)
+}
+
+// curtainsAtPlaces are the curtains found at the free places of row at its pitch: left of
+// the row, in its gaps, and right of it.
+func (f *frame) curtainsAtPlaces(row, cands []image.Rectangle, pitch float64, mode lanternMode) []curtain {
+	tw, th := row[0].Dx(), row[0].Dy()
+	top, bottom := row[0].Min.Y, row[0].Max.Y
+	var places []float64
+	for x := centreX(row[0]) - pitch; x-float64(tw)/2 > 0; x -= pitch {
+		places = append(places, x)
+	}
+	for i := 1; i < len(row); i++ {
+		a, b := centreX(row[i-1]), centreX(row[i])
+		for k := 1.0; a+(k+0.5)*pitch < b; k++ {
+			places = append(places, a+k*pitch)
+		}
+	}
+	for x := centreX(row[len(row)-1]) + pitch; x+float64(tw)/2 < float64(f.w); x += pitch {
+		places = append(places, x)
+	}
+	var out []curtain
+	for _, x := range places {
+		if c, ok := f.curtainAt(cands, x, top, bottom, tw, th, pitch, mode); ok {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // tubeCurtain reads a box among a row's tubes as a curtain: a lantern standing distinct from
@@ -299,9 +320,7 @@ look:
 	// lantern): the first group that is small, narrow and unlike the cloth is the lantern.
 	total := len(px)
 	slices.SortFunc(px, func(a, b pixel) int { return cmp.Compare(b.c.Chroma(), a.c.Chroma()) })
-	l, px := f.lanternGroup(px, total, r, cloth, distinct, false, mode == knownCloth, func(seed lab) bool {
-		return seed.Chroma() >= lanternChroma && seed.Chroma() >= cloth.Chroma()+lanternOverCloth
-	})
+	l, px := f.lanternGroup(px, total, r, cloth, distinct, false, mode == knownCloth, func(seed lab) bool { return saturatedOver(seed, cloth) })
 	l.clothy = true
 	if l.ok || mode == saturatedLantern || len(px) == 0 {
 		l.cloth = cloth
@@ -330,6 +349,12 @@ look:
 	l, _ = f.lanternGroup(px, total, r, cloth, distinct, true, mode == knownCloth, func(seed lab) bool { return deltaE(seed, cloth) >= distinct })
 	l.cloth, l.clothy = cloth, true
 	return l
+}
+
+// saturatedOver reports whether colour c is as saturated as a lantern, and more so than the
+// cloth by lanternOverCloth.
+func saturatedOver(c, cloth lab) bool {
+	return c.Chroma() >= lanternChroma && c.Chroma() >= cloth.Chroma()+lanternOverCloth
 }
 
 // pixel is a pixel's place and colour.
@@ -391,7 +416,12 @@ func (f *frame) lanternGroup(px []pixel, total int, r image.Rectangle, cloth lab
 		}
 		c := lab{L: median(ls), A: median(as), B: median(bs)}
 		w, h := right-left+1, bottom-top+1
-		if deltaE(c, cloth) >= distinct && (len(ls)*8 <= total || float64(len(ls)) <= lanternSquare*float64(r.Dx()*r.Dx())) && float64(w) <= lanternWidth*float64(r.Dx()) &&
+		// (On a grey cloth a saturated lantern drawn solid stands out by its chroma: on a
+		// cloth of its own hue, a blue padlock on a blue-grey lid, CIEDE2000 puts the two
+		// nearer than distinct. Not on a coloured cloth: a layer of liquid shaded round a more
+		// saturated core would pass; nor a sliver: the top rows of a layer under dull tinted
+		// glass would.)
+		if (deltaE(c, cloth) >= distinct || !compact && cloth.Chroma() < greyClothChroma && saturatedOver(c, cloth) && solidBlob(len(ls), w, h)) && (len(ls)*8 <= total || float64(len(ls)) <= lanternSquare*float64(r.Dx()*r.Dx())) && float64(w) <= lanternWidth*float64(r.Dx()) &&
 			(!compact || float64(h) <= lanternTall*float64(r.Dy())) {
 			// A lantern drawn as a frame round a pane: the pane's colour is the one it shows,
 			// however dull (a black or a navy liquid in a gilt frame). A pane that looks like
@@ -470,15 +500,18 @@ func (f *frame) flankedLantern(box image.Rectangle, c lab) bool {
 		return false
 	}
 	m := max(1, (right-left)*15/100)
+	// A pixel within sep of c is the lantern's: clothDE, or less for a lantern nearer its
+	// cloth than twice that (a blue padlock on a blue-grey lid), halfway between them.
+	sep := min(float64(clothDE), deltaE(c, cloth)/2)
 	n, ok := 0, 0
 	for y := box.Min.Y; y < box.Max.Y; y++ {
 		mid := f.at((box.Min.X+box.Max.X)/2, y)
-		if deltaE(mid, c) >= clothDE {
+		if deltaE(mid, c) >= sep {
 			continue // not a lantern row
 		}
 		for _, x := range []int{left + m/2, right - 1 - m/2} {
 			n++
-			if p := f.at(x, y); deltaE(p, c) >= clothDE && deltaE(p, cloth) < distinctDE {
+			if p := f.at(x, y); deltaE(p, c) >= sep && deltaE(p, cloth) < distinctDE {
 				ok++
 			}
 		}
@@ -493,7 +526,7 @@ func (f *frame) flankedLantern(box image.Rectangle, c lab) bool {
 	down := box.Min.Y
 	start, end, best := -1, -1, 0
 	for y := box.Min.Y; y <= box.Max.Y; y++ {
-		if y < box.Max.Y && deltaE(f.at((box.Min.X+box.Max.X)/2, y), c) < clothDE {
+		if y < box.Max.Y && deltaE(f.at((box.Min.X+box.Max.X)/2, y), c) < sep {
 			if start < 0 {
 				start = y
 			}

@@ -190,3 +190,47 @@ func TestNoBlobOnLiquid(t *testing.T) {
 func TestLanternNoUnit(t *testing.T) {
 	refusedOrExact(t, 86000322, map[string]string{"cover": "curtain"}, "a curtain read as a tube of its cloth's colour")
 }
+
+// TestCurtainsInUnevenRow: a row spaced unevenly has no pitch, and its own boxes were not
+// looked at for curtains either, so a sheet or a lid among its tubes read as a tube of its
+// cloth's colour and the board was refused for the count.
+func TestCurtainsInUnevenRow(t *testing.T) {
+	readsExactly(t, 83000259, map[string]string{"cover": "sheet"}, "a sheet among an uneven row's tubes")
+	readsExactly(t, 84000401, map[string]string{"cover": "lid"}, "two lids among an uneven row's tubes")
+	readsExactly(t, 84000490, map[string]string{"cover": "lid"}, "the same")
+}
+
+// TestLanternOfTheClothsHue: a blue padlock on a blue-grey lid stands ΔE 15 from it by
+// CIEDE2000 (which compresses differences of chroma in blue), under distinctDE and at the
+// edge of clothDE, though its chroma is four times the cloth's: on a grey cloth known from
+// other curtains a lantern is told by its saturation alone, and its flanks by the halfway
+// colour between it and the cloth. The board's every open tube is full, so it is refused for
+// allowing no pour, with the level read right.
+func TestLanternOfTheClothsHue(t *testing.T) {
+	scene, err := render.RandomWith(84000272, map[string]string{"cover": "lid"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if spareTubes(scene.Truth.Level) != 0 {
+		t.Fatal("the scene is no board without a pour")
+	}
+	r, err := Read(scene.Data)
+	if err == nil || r == nil || r.Level.Canonical() != scene.Truth.Level.Canonical() {
+		t.Errorf("%v; want the board refused for allowing no pour, with its level read right", err)
+	}
+}
+
+// TestShadedLiquidIsNoLantern: a tube of olive liquid whose middle is more saturated than its
+// edges (a coloured "cloth" with a saturated "lantern") is no curtain: saturation alone tells
+// a lantern only on a grey cloth. On this finished board such a tube, read as a curtain
+// waiting for a colour complete in view, turned the finished board's no_puzzle into a
+// refusal for the rules.
+func TestShadedLiquidIsNoLantern(t *testing.T) {
+	scene, err := render.Random(85000501)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Read(scene.Data); solver.ErrorCode(err) != solver.CodeNoPuzzle {
+		t.Errorf("%v; want no_puzzle (a finished board)", err)
+	}
+}
