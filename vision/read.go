@@ -183,8 +183,9 @@ type tubeLayout struct {
 	// raiseLids); tops is the number of such runs left unraised, set when read.
 	raiseTops bool
 	tops      int
-	// ends are the places beyond the rows' ends that look like an empty tube found
-	// (emptyBeyondEnds), set when read: tubes the layout missed, a hypothesis (see read).
+	// ends are the places beyond the rows' ends or in their gaps that look like an empty
+	// tube found (emptyBeyondEnds, emptyInGaps), set when read: tubes the layout missed, a
+	// hypothesis (see read).
 	ends []endPlace
 	// startFull are the boxes of tubes full of one colour on a mystery board no pour has
 	// touched (completeAtStart), in the hue of the glass seen, set when read: read as glass,
@@ -463,8 +464,9 @@ func (f *frame) readFrom(base Reading, cands []image.Rectangle) (*Reading, error
 			}
 		}
 	}
-	// Places beyond the rows' ends that look like an empty tube found hold tubes the layout
-	// missed (their outlines faint or merged with the background's): a reading with them.
+	// Places beyond the rows' ends, or in their gaps at their pitch, that look like an empty
+	// tube found hold tubes the layout missed (their outlines faint or merged with the
+	// background's): a reading with them.
 	for _, h := range hs {
 		if len(h.ends) > 0 {
 			l := h.tubeLayout
@@ -473,7 +475,7 @@ func (f *frame) readFrom(base Reading, cands []image.Rectangle) (*Reading, error
 				l.rows[e.row] = append(l.rows[e.row], e.box)
 				slices.SortFunc(l.rows[e.row], func(a, b image.Rectangle) int { return a.Min.X - b.Min.X })
 			}
-			l.cue, l.ends = fmt.Sprintf("%s, %d empty tubes added beyond the rows' ends", l.cue, len(h.ends)), nil
+			l.cue, l.ends = fmt.Sprintf("%s, %d empty tubes added where the rows held none", l.cue, len(h.ends)), nil
 			hs = append(hs, f.interpret(l, base))
 		}
 	}
@@ -797,10 +799,7 @@ func (l tubeLayout) holes() int {
 	global := commonPitch(rows)
 	n := 0
 	for _, row := range rows {
-		pitch := global
-		if len(row) >= 4 {
-			pitch = commonPitch([][]image.Rectangle{row})
-		}
+		pitch := rowPitch(row, global)
 		if pitch <= 0 || len(row) < 2 {
 			continue
 		}
@@ -809,6 +808,15 @@ func (l tubeLayout) holes() int {
 		}
 	}
 	return n
+}
+
+// rowPitch is a row's own pitch when it has four tubes or more to tell it, else global, the
+// pitch of every row.
+func rowPitch(row []image.Rectangle, global float64) float64 {
+	if len(row) >= 4 {
+		return commonPitch([][]image.Rectangle{row})
+	}
+	return global
 }
 
 // withoutGapBoxes is the layout less its empty boxes that overlap a neighbour on each side in
@@ -1669,9 +1677,16 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 	if i, j := flushShortRow(rows); i >= 0 {
 		r.doubt(brokenConfidence, "row %d stands under the places of row %d from its left end, %d tubes short at its right: games centre or stagger their rows, so its last tubes were missed", i+1, j+1, len(rows[j])-len(rows[i]))
 	}
-	if ends := f.emptyBeyondEnds(u.layout.rows, cols); len(ends) > 0 {
+	ends := f.emptyBeyondEnds(u.layout.rows, cols)
+	if len(ends) > 0 {
 		r.doubt(brokenConfidence, "%d places at a row's end look like the empty tubes: a tube was missed", len(ends))
-		u.layout.ends = ends
+	}
+	if u.layout.holes() > 0 {
+		// (Doubted below for the places without a tube.)
+		ends = append(ends, f.emptyInGaps(rows, cols)...)
+	}
+	if len(ends) > 0 {
+		u.layout.ends = ends // (assigned, not added to: each unit height tried finds them again)
 	}
 	if u.beyond > 0 {
 		r.doubt(brokenConfidence, "%d places a pitch beyond a row's end hold liquid: a tube was missed", u.beyond)

@@ -61,6 +61,8 @@ func TestOnceRefused(t *testing.T) {
 		{20261290783941, "a dark liquid with a glare stripe down it taken for a hidden box with a glyph on a board with none: read as the colour it looks like, every colour's count checks (seenHidden)"},
 		{91000407, "the same, four units"},
 		{87000531, "tubes of 4 whose lowest runs, down into round feet, stand a pixel or two taller than the others: the unit refined on every gap read two full tubes as 3 (the unit refined on the gaps between colour changes is tried next)"},
+		{20261290783716, "tinted glass over every tube's liquid, no tube empty, a thick rim filling most of the headroom band: the glass read as a unit or two of one colour over most tubes (the rows right above the liquid's typical top show the glass alone: headroomGlass)"},
+		{20261293783836, "two empty tubes on wood, their outlines faint: one at the row's end found, the other, inside the row at its pitch, matches it less than a place beyond an end must (emptyInGaps)"},
 	} {
 		readsExactly(t, tc.seed, nil, tc.kind)
 	}

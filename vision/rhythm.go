@@ -436,6 +436,24 @@ func (f *frame) headroomGlass(cols []column) (lab, bool) {
 	if y1-y0 < 2 {
 		return lab{}, false
 	}
+	if g, ok := f.bandGlass(cols, y0, y1); ok {
+		return g, true
+	}
+	// A thick rim may fill most of the band: the rows right above the liquid's typical top
+	// show the glass alone.
+	if y0 = max(y0, y1-headroomLowRows); y1-y0 >= 2 {
+		return f.bandGlass(cols, y0, y1)
+	}
+	return lab{}, false
+}
+
+// headroomLowRows is how many rows right above the liquid's typical top headroomGlass looks
+// at when the whole band does not agree.
+const headroomLowRows = 3
+
+// bandGlass is the glass as the band y0..y1 under each tube's box's top shows it, where
+// glassTopShare of the tubes agree on it (agreedGlass).
+func (f *frame) bandGlass(cols []column, y0, y1 int) (lab, bool) {
 	var bands []lab
 	for _, c := range cols {
 		if c.curtain {
@@ -572,7 +590,8 @@ func (f *frame) liquidBeyondEnds(rows [][]image.Rectangle, cols []column, unit f
 // the row's liquid's bottom and still stand in a tube of the row (liquidBeyondEnds).
 const endBottomTol = 0.12
 
-// endPlace is a place beyond the end of row row of a layout that holds a tube.
+// endPlace is a place of row row of a layout, beyond its end or in a gap at its pitch, that
+// holds a tube the layout missed.
 type endPlace struct {
 	row int
 	box image.Rectangle
@@ -584,16 +603,9 @@ type endPlace struct {
 // unevenly: the place is looked for from the narrowest gap between the row's tubes, less
 // endSlack of it, to the widest, plus endSlack of it.
 func (f *frame) emptyBeyondEnds(rows [][]image.Rectangle, cols []column) []endPlace {
-	var tpl image.Rectangle
-	if i := slices.IndexFunc(cols, func(c column) bool { return c.empty() && !c.curtain }); i >= 0 {
-		tpl = f.clip(cols[i].box)
-	} else if t, ok := headroomTemplate(cols); ok {
-		tpl = f.clip(t)
-	} else {
-		return nil
-	}
+	tpl, ok := f.emptyTemplate(cols)
 	pitch := commonPitch(rows)
-	if pitch <= 0 || tpl.Dx() < 4 || tpl.Dy() < 4 {
+	if !ok || pitch <= 0 {
 		return nil
 	}
 	var all []image.Rectangle
@@ -633,6 +645,84 @@ func (f *frame) emptyBeyondEnds(rows [][]image.Rectangle, cols []column) []endPl
 	}
 	return out
 }
+
+// emptyTemplate is the box whose pixels an empty tube shows: the first empty tube found or,
+// when every tube found holds liquid, the glass above the liquid of the tube with the most
+// of it (headroomTemplate). It reports false when there is none, or none large enough.
+func (f *frame) emptyTemplate(cols []column) (image.Rectangle, bool) {
+	var tpl image.Rectangle
+	if i := slices.IndexFunc(cols, func(c column) bool { return c.empty() && !c.curtain }); i >= 0 {
+		tpl = f.clip(cols[i].box)
+	} else if t, ok := headroomTemplate(cols); ok {
+		tpl = f.clip(t)
+	} else {
+		return image.Rectangle{}, false
+	}
+	return tpl, tpl.Dx() >= 4 && tpl.Dy() >= 4
+}
+
+// emptyInGaps is the places at a row's pitch between two of its tubes, where the layout has
+// none, that look like an empty tube found (emptyTemplate, by gapMatch): a faint tube on a
+// textured background leaves no outline to find. Each place is looked for within
+// gapPlaceSlack of a pitch from where the pitch puts it, at the row's top; a place whose
+// background just above or below matches the template too says nothing (an empty tube that
+// shows little but the background matches anywhere).
+func (f *frame) emptyInGaps(rows [][]image.Rectangle, cols []column) []endPlace {
+	tpl, ok := f.emptyTemplate(cols)
+	global := commonPitch(rows)
+	if !ok {
+		return nil
+	}
+	var all []image.Rectangle
+	for _, row := range rows {
+		all = append(all, row...)
+	}
+	w := tpl.Dx()
+	var out []endPlace
+	for i, row := range rows {
+		pitch := rowPitch(row, global)
+		if pitch <= 0 {
+			continue
+		}
+		slack := int(math.Ceil(gapPlaceSlack * pitch))
+		for j := 1; j < len(row); j++ {
+			a, b := centreX(row[j-1]), centreX(row[j])
+			for k := 1.0; a+(k+0.5)*pitch < b; k++ {
+				x := int(math.Round(a+k*pitch)) - w/2
+				best, bestX := gapMatch, -1
+				for x0 := x - slack; x0 <= x+slack; x0++ {
+					at := image.Rect(x0, row[0].Min.Y, x0+w, row[0].Min.Y+tpl.Dy())
+					if overlapsAny(at, all) {
+						continue
+					}
+					if m := f.nccAt(tpl, at.Min); m >= best {
+						best, bestX = m, x0
+					}
+				}
+				if bestX < 0 {
+					continue
+				}
+				at := image.Rect(bestX, row[0].Min.Y, bestX+w, row[0].Min.Y+tpl.Dy())
+				if !slices.ContainsFunc([]image.Point{{0, -tpl.Dy()}, {0, tpl.Dy()}}, func(d image.Point) bool {
+					return f.nccAt(tpl, at.Min.Add(d)) >= gapMatch
+				}) {
+					out = append(out, endPlace{i, at})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// gapPlaceSlack is how far, as a share of the pitch, a place in a row's gap is looked for
+// from where the pitch puts it; gapMatch is the least correlation of its grey levels with
+// the template's, less than emptyMatch: the row's rhythm already says a tube stands there,
+// and a textured background (wood) behind a faint tube differs from the one behind the
+// template (emptyInGaps).
+const (
+	gapPlaceSlack = 0.15
+	gapMatch      = 0.7
+)
 
 // rowGaps is the range of gaps, between one tube's box and the next's, that a place beyond
 // the row's ends is looked for at: from the narrowest gap in the row, less endSlack of it,
