@@ -1064,6 +1064,9 @@ func (f *frame) readLayout(l *tubeLayout, r *Reading, out *[]column) error {
 	if !slices.ContainsFunc(cols, func(c column) bool { return !c.empty() }) {
 		return solver.Errorf(solver.CodeNoPuzzle, "no water-sort level found: %d tube-shaped outlines but no liquid in any", len(boxes))
 	}
+	if i := f.footBelowEmpty(cols, rooms, rowLens); i >= 0 {
+		r.doubt(brokenConfidence, "tube %d, read empty, has its box end above its row's feet, and liquid shows below it: a unit in its foot was missed", i+1)
+	}
 	fits := unitHeights(cols)
 	var before Reading
 	var plain []column
@@ -1092,6 +1095,45 @@ func (f *frame) readLayout(l *tubeLayout, r *Reading, out *[]column) error {
 	}
 	return err
 }
+
+// footBelowEmpty is the first column read empty whose box ends above the feet of its row's
+// tubes holding liquid (their boxes' median bottom, by footGap or more) and which, read in its
+// box extended down to them, holds liquid starting about there; or -1. A box found round a tube's walls alone
+// leaves out a round foot, and a unit resting there (a curtained board, whose counts cannot
+// tell it missing: 20261319784113).
+func (f *frame) footBelowEmpty(cols []column, rooms [][2]int, rows []int) int {
+	start := 0
+	for _, n := range rows {
+		row := cols[start : start+n]
+		var bottoms []float64
+		for _, c := range row {
+			if !c.empty() && !c.curtain {
+				bottoms = append(bottoms, float64(c.box.Max.Y))
+			}
+		}
+		if len(bottoms) > 0 {
+			feet := int(median(bottoms))
+			for i, c := range row {
+				if !c.empty() || c.curtain || c.box.Max.Y > feet-footGap {
+					continue
+				}
+				// (Liquid from higher up is the tube's glass read again, raw: only liquid
+				// that starts no further above the box's bottom than the feet lie below it.)
+				b := c.box
+				b.Max.Y = feet
+				if n := f.readColumn(b, rooms[start+i]); !n.empty() && n.top >= 2*c.box.Max.Y-feet {
+					return start + i
+				}
+			}
+		}
+		start += n
+	}
+	return -1
+}
+
+// footGap is how far, in pixels, a box must end above its row's feet for footBelowEmpty to
+// look below it.
+const footGap = 3
 
 // readAtUnit reads the columns in units of fit.unit: the units per tube, their colours, and
 // the level they make, checked.

@@ -62,6 +62,7 @@ func TestOnceRefused(t *testing.T) {
 		{91000407, "the same, four units"},
 		{87000531, "tubes of 4 whose lowest runs, down into round feet, stand a pixel or two taller than the others: the unit refined on every gap read two full tubes as 3 (the unit refined on the gaps between colour changes is tried next)"},
 		{20261290783716, "tinted glass over every tube's liquid, no tube empty, a thick rim filling most of the headroom band: the glass read as a unit or two of one colour over most tubes (the rows right above the liquid's typical top show the glass alone: headroomGlass)"},
+		{91000546, "an empty tube of tinted glass whose box ends a few pixels above its neighbours': read raw down to their feet, its glass is a run from its top, no unit in its foot (footBelowEmpty's first form refused it)"},
 		{20261293783836, "two empty tubes on wood, their outlines faint: one at the row's end found, the other, inside the row at its pitch, matches it less than a place beyond an end must (emptyInGaps)"},
 	} {
 		readsExactly(t, tc.seed, nil, tc.kind)
