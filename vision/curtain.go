@@ -120,12 +120,7 @@ func (f *frame) curtainsAtPlaces(row, cands []image.Rectangle, pitch float64, mo
 	for x := centreX(row[0]) - pitch; x-float64(tw)/2 > 0; x -= pitch {
 		places = append(places, x)
 	}
-	for i := 1; i < len(row); i++ {
-		a, b := centreX(row[i-1]), centreX(row[i])
-		for k := 1.0; a+(k+0.5)*pitch < b; k++ {
-			places = append(places, a+k*pitch)
-		}
-	}
+	places = append(places, gapPlaces(row, pitch)...)
 	for x := centreX(row[len(row)-1]) + pitch; x+float64(tw)/2 < float64(f.w); x += pitch {
 		places = append(places, x)
 	}

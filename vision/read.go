@@ -1097,10 +1097,10 @@ func (f *frame) readLayout(l *tubeLayout, r *Reading, out *[]column) error {
 }
 
 // footBelowEmpty is the first column read empty whose box ends above the feet of its row's
-// tubes holding liquid (their boxes' median bottom, by footGap or more) and which, read in its
-// box extended down to them, holds liquid starting about there; or -1. A box found round a tube's walls alone
-// leaves out a round foot, and a unit resting there (a curtained board, whose counts cannot
-// tell it missing: 20261319784113).
+// tubes holding liquid (their boxes' median bottom, by footGap or more) and which, read in
+// its box extended down to them, holds liquid starting about there; or -1. A box found round
+// a tube's walls alone leaves out a round foot, and a unit resting there (a curtained board,
+// whose counts cannot tell it missing: 20261319784113).
 func (f *frame) footBelowEmpty(cols []column, rooms [][2]int, rows []int) int {
 	start := 0
 	for _, n := range rows {
@@ -1723,7 +1723,8 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 	if len(ends) > 0 {
 		r.doubt(brokenConfidence, "%d places at a row's end look like the empty tubes: a tube was missed", len(ends))
 	}
-	if u.layout.holes() > 0 {
+	holes := u.layout.holes()
+	if holes > 0 {
 		// (Doubted below for the places without a tube.)
 		ends = append(ends, f.emptyInGaps(rows, cols)...)
 	}
@@ -1767,7 +1768,7 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 		// more likely a dark liquid whose bubbles or glare passed for glyphs.
 		r.doubt(brokenConfidence, "the %d hidden units would be %d colours none of whose units shows, while every colour in view is complete: they may be a dark liquid", n, n/capacity)
 	}
-	if holes := u.layout.holes(); holes > 0 {
+	if holes > 0 {
 		r.doubt(holeConfidence, "%d places at the rows' pitch hold no tube: a tube was missed, or something covers the board", holes)
 	}
 	if level.Colors() < 2 && !level.HasHidden() && !level.HasCurtains() {

@@ -119,11 +119,8 @@ func (f *frame) completeRows(l tubeLayout, cands []image.Rectangle, faint func()
 			}
 			return ok
 		}
-		for j := 1; j < len(row); j++ {
-			a, b := centreX(row[j-1]), centreX(row[j])
-			for k := 1.0; a+(k+0.5)*pitch < b; k++ {
-				try(a+k*pitch, false)
-			}
+		for _, x := range gapPlaces(row, pitch) {
+			try(x, false)
 		}
 		// The k-th place beyond an end holds a tube as any place beyond the board's ends
 		// does; past maxRowGrowth places, only where liquid rests in it.
@@ -669,10 +666,10 @@ func (f *frame) emptyTemplate(cols []column) (image.Rectangle, bool) {
 // shows little but the background matches anywhere).
 func (f *frame) emptyInGaps(rows [][]image.Rectangle, cols []column) []endPlace {
 	tpl, ok := f.emptyTemplate(cols)
-	global := commonPitch(rows)
 	if !ok {
 		return nil
 	}
+	global := commonPitch(rows)
 	var all []image.Rectangle
 	for _, row := range rows {
 		all = append(all, row...)
@@ -685,30 +682,40 @@ func (f *frame) emptyInGaps(rows [][]image.Rectangle, cols []column) []endPlace 
 			continue
 		}
 		slack := int(math.Ceil(gapPlaceSlack * pitch))
-		for j := 1; j < len(row); j++ {
-			a, b := centreX(row[j-1]), centreX(row[j])
-			for k := 1.0; a+(k+0.5)*pitch < b; k++ {
-				x := int(math.Round(a+k*pitch)) - w/2
-				best, bestX := gapMatch, -1
-				for x0 := x - slack; x0 <= x+slack; x0++ {
-					at := image.Rect(x0, row[0].Min.Y, x0+w, row[0].Min.Y+tpl.Dy())
-					if overlapsAny(at, all) {
-						continue
-					}
-					if m := f.nccAt(tpl, at.Min); m >= best {
-						best, bestX = m, x0
-					}
-				}
-				if bestX < 0 {
+		for _, cx := range gapPlaces(row, pitch) {
+			x := int(math.Round(cx)) - w/2
+			best, bestX := gapMatch, -1
+			for x0 := x - slack; x0 <= x+slack; x0++ {
+				at := image.Rect(x0, row[0].Min.Y, x0+w, row[0].Min.Y+tpl.Dy())
+				if overlapsAny(at, all) {
 					continue
 				}
-				at := image.Rect(bestX, row[0].Min.Y, bestX+w, row[0].Min.Y+tpl.Dy())
-				if !slices.ContainsFunc([]image.Point{{0, -tpl.Dy()}, {0, tpl.Dy()}}, func(d image.Point) bool {
-					return f.nccAt(tpl, at.Min.Add(d)) >= gapMatch
-				}) {
-					out = append(out, endPlace{i, at})
+				if m := f.nccAt(tpl, at.Min); m >= best {
+					best, bestX = m, x0
 				}
 			}
+			if bestX < 0 {
+				continue
+			}
+			at := image.Rect(bestX, row[0].Min.Y, bestX+w, row[0].Min.Y+tpl.Dy())
+			if !slices.ContainsFunc([]image.Point{{0, -tpl.Dy()}, {0, tpl.Dy()}}, func(d image.Point) bool {
+				return f.nccAt(tpl, at.Min.Add(d)) >= gapMatch
+			}) {
+				out = append(out, endPlace{i, at})
+			}
+		}
+	}
+	return out
+}
+
+// gapPlaces are the centres of the places at pitch in the gaps between row's tubes that hold
+// none: a gap of k pitches holds k-1 (rounded).
+func gapPlaces(row []image.Rectangle, pitch float64) []float64 {
+	var out []float64
+	for j := 1; j < len(row); j++ {
+		a, b := centreX(row[j-1]), centreX(row[j])
+		for k := 1.0; a+(k+0.5)*pitch < b; k++ {
+			out = append(out, a+k*pitch)
 		}
 	}
 	return out
