@@ -802,14 +802,18 @@ func unitHeights(cols []column) []unitFit {
 			unit = alt
 		}
 	}
-	// Refine on the gaps that fit, which carry no meniscus; failing those, the heights.
-	refine := func(unit float64) float64 {
-		var sum, units float64
-		for _, g := range gaps {
+	// wholeGaps is the height of the gaps among gs that fit unit, and the units they hold.
+	wholeGaps := func(gs []float64, unit float64) (sum, units float64) {
+		for _, g := range gs {
 			if fitsGap(g, unit) {
 				sum, units = sum+g, units+math.Round(g/unit)
 			}
 		}
+		return sum, units
+	}
+	// Refine on the gaps that fit, which carry no meniscus; failing those, the heights.
+	refine := func(unit float64) float64 {
+		sum, units := wholeGaps(gaps, unit)
 		for _, g := range runs {
 			if fitsRun(g, unit) {
 				sum, units = sum+g.height, units+float64(g.n)
@@ -848,13 +852,7 @@ func unitHeights(cols []column) []unitFit {
 	// The gaps between two colour changes carry neither a meniscus nor the tube's rounded
 	// foot, which the gaps from the bottom carry (a foot drawn a pixel or two taller): the
 	// unit refined on them alone is tried next, where it differs enough to change a count.
-	var sum, units float64
-	for _, g := range inner {
-		if fitsGap(g, unit) {
-			sum, units = sum+g, units+math.Round(g/unit)
-		}
-	}
-	if units >= minInnerUnits {
+	if sum, units := wholeGaps(inner, unit); units >= minInnerUnits {
 		u := sum / units
 		if !slices.ContainsFunc(fits, func(f unitFit) bool { return math.Abs(f.unit-u) < innerUnitGap*f.unit }) {
 			fits = slices.Insert(fits, 1, unitFit{u, 1 - score(u)/whole})

@@ -547,10 +547,7 @@ const endEdgeMargin = 0.125
 // rests nowhere in particular): tubes the layout missed. Complete tubes missed at a row's end
 // leave the counts whole. The columns are the rows' boxes in reading order.
 func (f *frame) liquidBeyondEnds(rows [][]image.Rectangle, cols []column, unit float64) int {
-	var all []image.Rectangle
-	for _, row := range rows {
-		all = append(all, row...)
-	}
+	all := slices.Concat(rows...)
 	n, k := 0, 0
 	for _, row := range rows {
 		if k+len(row) > len(cols) {
@@ -605,10 +602,7 @@ func (f *frame) emptyBeyondEnds(rows [][]image.Rectangle, cols []column) []endPl
 	if !ok || pitch <= 0 {
 		return nil
 	}
-	var all []image.Rectangle
-	for _, row := range rows {
-		all = append(all, row...)
-	}
+	all := slices.Concat(rows...)
 	var out []endPlace
 	for i, row := range rows {
 		if len(row) == 0 {
@@ -670,10 +664,7 @@ func (f *frame) emptyInGaps(rows [][]image.Rectangle, cols []column) []endPlace 
 		return nil
 	}
 	global := commonPitch(rows)
-	var all []image.Rectangle
-	for _, row := range rows {
-		all = append(all, row...)
-	}
+	all := slices.Concat(rows...)
 	w := tpl.Dx()
 	var out []endPlace
 	for i, row := range rows {
