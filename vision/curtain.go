@@ -376,7 +376,7 @@ func (f *frame) lanternGroup(px []pixel, total int, r image.Rectangle, cloth lab
 		}
 		var ls, as, bs []float64
 		left, right, top, bottom := r.Max.X, r.Min.X, r.Max.Y, r.Min.Y
-		var group []pixel // kept only where a blob is looked for
+		var group []pixel
 		for _, p := range px {
 			// A pixel nearer the cloth than the seed is cloth: a lantern only about clothDE
 			// from its cloth (a pale padlock on a grey lid) would take the cloth in.
@@ -384,11 +384,10 @@ func (f *frame) lanternGroup(px []pixel, total int, r image.Rectangle, cloth lab
 				ls, as, bs = append(ls, p.c.L), append(as, p.c.A), append(bs, p.c.B)
 				left, right = min(left, p.x), max(right, p.x)
 				top, bottom = min(top, p.y), max(bottom, p.y)
-				if blobbed {
-					group = append(group, p)
-				}
+				group = append(group, p)
 			}
 		}
+		framed := group // the pixels that may frame a pane
 		// On a known cloth the lantern is one blob: the group's pixels elsewhere (a fold's
 		// shadow down the cloth, a frame's gilt and its rod) are not part of it, unless the
 		// colour is scattered over the box (no lantern's). Its width stays the colour's
@@ -396,6 +395,7 @@ func (f *frame) lanternGroup(px []pixel, total int, r image.Rectangle, cloth lab
 		// blobs still reaches from wall to wall.
 		if blobbed && len(group) > 0 {
 			if b := largestBlob(group, r); len(b) < len(group) && float64(len(b)) >= blobShare*float64(len(group)) {
+				framed = b
 				ls, as, bs = ls[:0], as[:0], bs[:0]
 				left, right, top, bottom = r.Max.X, r.Min.X, r.Max.Y, r.Min.Y
 				for _, p := range b {
@@ -421,7 +421,14 @@ func (f *frame) lanternGroup(px []pixel, total int, r image.Rectangle, cloth lab
 			// A lantern drawn as a frame round a pane: the pane's colour is the one it shows,
 			// however dull (a black or a navy liquid in a gilt frame). A pane that looks like
 			// the cloth leaves the frame's colour, which may be its gilt rather than the
-			// colour it names.
+			// colour it names. The pane is what the frame encloses, told from the frame as
+			// the cloth is (clothDE: the frame's pixels lie within it of the frame's colour);
+			// where the frame encloses nothing unlike the cloth, the middle of the frame's
+			// box. (A rod of the frame's gilt it hangs from encloses nothing, and draws the
+			// box's middle off the pane.)
+			if pane, ok := f.enclosed(framed); ok && deltaE(pane, c) >= clothDE && deltaE(pane, cloth) >= clothDE {
+				return lanternSeen{c: pane, ok: true}, px
+			}
 			if w >= 6 && h >= 6 && float64(len(ls)) <= frameFill*float64(w*h) {
 				if pane, ok := f.medianLab(image.Rect(left+w/3, top+h/3, right+1-w/3, bottom+1-h/3)); ok && deltaE(pane, c) >= distinctDE {
 					if deltaE(pane, cloth) >= clothDE {
@@ -436,6 +443,56 @@ func (f *frame) lanternGroup(px []pixel, total int, r image.Rectangle, cloth lab
 	}
 	return lanternSeen{}, px
 }
+
+// enclosed is the median colour of the pixels the frame's pixels enclose: those between two
+// of its pixels in their row and two in their column. It reports false where it encloses
+// fewer than minPane pixels, or fewer than minPaneShare of its own count: no frame round a
+// pane.
+func (f *frame) enclosed(frame []pixel) (lab, bool) {
+	if len(frame) == 0 {
+		return lab{}, false
+	}
+	box := image.Rect(frame[0].x, frame[0].y, frame[0].x+1, frame[0].y+1)
+	for _, p := range frame {
+		box = box.Union(image.Rect(p.x, p.y, p.x+1, p.y+1))
+	}
+	w, h := box.Dx(), box.Dy()
+	set := make([]bool, w*h)
+	rowLo, rowHi := make([]int, h), make([]int, h)
+	colLo, colHi := make([]int, w), make([]int, w)
+	for i := range rowLo {
+		rowLo[i], rowHi[i] = w, -1
+	}
+	for i := range colLo {
+		colLo[i], colHi[i] = h, -1
+	}
+	for _, p := range frame {
+		x, y := p.x-box.Min.X, p.y-box.Min.Y
+		set[y*w+x] = true
+		rowLo[y], rowHi[y] = min(rowLo[y], x), max(rowHi[y], x)
+		colLo[x], colHi[x] = min(colLo[x], y), max(colHi[x], y)
+	}
+	var ls, as, bs []float64
+	for y := range h {
+		for x := rowLo[y] + 1; x < rowHi[y]; x++ {
+			if !set[y*w+x] && y > colLo[x] && y < colHi[x] {
+				c := f.at(box.Min.X+x, box.Min.Y+y)
+				ls, as, bs = append(ls, c.L), append(as, c.A), append(bs, c.B)
+			}
+		}
+	}
+	if len(ls) < minPane || float64(len(ls)) < minPaneShare*float64(len(frame)) {
+		return lab{}, false
+	}
+	return lab{L: median(ls), A: median(as), B: median(bs)}, true
+}
+
+// A pane holds at least minPane pixels, and minPaneShare of its frame's count: a gap between
+// a glyph's strokes or two blobs of a lantern's colour encloses a few pixels, no pane.
+const (
+	minPane      = 9
+	minPaneShare = 0.25
+)
 
 // largestBlob is the largest 8-connected set among px, pixels of r.
 func largestBlob(px []pixel, r image.Rectangle) []pixel {

@@ -234,3 +234,48 @@ func TestShadedLiquidIsNoLantern(t *testing.T) {
 		t.Errorf("%v; want no_puzzle (a finished board)", err)
 	}
 }
+
+// TestEnclosedPane: the pane of a lantern drawn as a frame is what the frame encloses, with
+// the rod it hangs from enclosing nothing; a solid disc, or a frame open at a side, encloses
+// no pane.
+func TestEnclosedPane(t *testing.T) {
+	const w, h = 20, 30
+	gilt, olive, cloth := lab{L: 72, A: 3, B: 57}, lab{L: 51, A: -15, B: 48}, lab{L: 41, A: -26, B: -2}
+	f := &frame{w: w, h: h, lab: make([]float32, 3*w*h)}
+	set := func(x, y int, c lab) { copy(f.lab[3*(y*w+x):], []float32{float32(c.L), float32(c.A), float32(c.B)}) }
+	for y := range h {
+		for x := range w {
+			set(x, y, cloth)
+		}
+	}
+	var frame []pixel
+	add := func(x, y int) { set(x, y, gilt); frame = append(frame, pixel{x, y, gilt}) }
+	for y := range 12 { // the rod
+		add(10, y)
+	}
+	for y := 12; y < 24; y++ { // the frame, two pixels thick, round an olive pane
+		for x := 5; x < 16; x++ {
+			if x < 7 || x > 13 || y < 14 || y > 21 {
+				add(x, y)
+			} else {
+				set(x, y, olive)
+			}
+		}
+	}
+	if pane, ok := f.enclosed(frame); !ok || deltaE(pane, olive) > 1 {
+		t.Errorf("pane %v, %v; want the olive pane", pane, ok)
+	}
+	open := slices.DeleteFunc(slices.Clone(frame), func(p pixel) bool { return p.x > 13 && p.y >= 12 })
+	if pane, ok := f.enclosed(open); ok {
+		t.Errorf("a frame open at its right encloses %v; want no pane", pane)
+	}
+	var disc []pixel
+	for y := 12; y < 24; y++ {
+		for x := 5; x < 16; x++ {
+			disc = append(disc, pixel{x, y, gilt})
+		}
+	}
+	if pane, ok := f.enclosed(disc); ok {
+		t.Errorf("a solid block encloses %v; want no pane", pane)
+	}
+}
