@@ -1373,6 +1373,33 @@ func unreadMarks(cols []column) int {
 	})
 }
 
+// shownMarks is the first tube holding a unit read in a colour whose patch is marked in the
+// two tones of the hidden units' marks, each within markTightDE of theirs, or -1: a disc
+// round a glyph that the looks of the hidden units missed, read as liquid with the units
+// above it. (Liquid is one tone: a glare stripe or bubbles mark less than markShare of it.)
+func (f *frame) shownMarks(cols []column, counts []int, samples []unitSample) int {
+	a, b, ok := f.markTones(samples, func(s unitSample) bool { return s.hidden })
+	if !ok {
+		return -1
+	}
+	k := 0
+	for t, n := range counts {
+		if cols[t].curtain {
+			continue // (no samples: see colors)
+		}
+		for _, s := range samples[k : k+n] {
+			if s.hidden {
+				continue
+			}
+			if sa, sb, ok := f.marks(s.patch); ok && deltaE(sa, a) < markTightDE && deltaE(sb, b) < markTightDE {
+				return t
+			}
+		}
+		k += n
+	}
+	return -1
+}
+
 // curtainOfMarks is the first curtain whose lantern looks like (markTightDE) one tone of the
 // marks of the hidden units read (samples marked: see markedLooks), or -1: a tube of such
 // units, a dark box round each light disc, passes for a cloth with a lantern.
@@ -1719,6 +1746,9 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 	if i, j := flushShortRow(rows); i >= 0 {
 		r.doubt(brokenConfidence, "row %d stands under the places of row %d from its left end, %d tubes short at its right: games centre or stagger their rows, so its last tubes were missed", i+1, j+1, len(rows[j])-len(rows[i]))
 	}
+	if i := offCentreRow(rows); i >= 0 {
+		r.doubt(brokenConfidence, "row %d stands off the centre two rows share, one over the other: games centre their rows, so a tube was missed at one end or read where none stands at the other", i+1)
+	}
 	ends := f.emptyBeyondEnds(u.layout.rows, cols)
 	if len(ends) > 0 {
 		r.doubt(brokenConfidence, "%d places at a row's end look like the empty tubes: a tube was missed", len(ends))
@@ -1739,6 +1769,9 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 	}
 	if i := f.curtainOfMarks(cols, samples); i >= 0 {
 		r.doubt(brokenConfidence, "tube %d's curtain: its lantern looks like a tone of the hidden units' marks: a tube of hidden units drawn as discs may pass for a curtain", i+1)
+	}
+	if i := f.shownMarks(cols, counts, samples); i >= 0 {
+		r.doubt(brokenConfidence, "tube %d: a unit read as a colour shows the two tones of the hidden units' marks: a hidden unit read as liquid", i+1)
 	}
 	if i := unreadMarks(cols); !level.HasHidden() && i >= 0 {
 		r.doubt(brokenConfidence, "tube %d: the units at its bottom repeat a mark of two tones, as hidden units drawn as a disc round a glyph do, yet no unit is read hidden", i+1)
@@ -2609,6 +2642,38 @@ func flushShortRow(rows [][]image.Rectangle) (short, above int) {
 	}
 	return -1, -1
 }
+
+// offCentreRow is the first row whose centre stands offCentre of a pitch or more from the
+// centre of two adjacent rows that stand one over the other (their centres within flushSlack
+// of a pitch), or -1. Games centre their rows, or stagger them (every other row shifted by
+// half a pitch, and no two adjacent rows over each other): a row off the centre of rows
+// that are not staggered has lost a tube at one end, or gained one at the other (a doodle
+// beside the board read as an empty tube).
+func offCentreRow(rows [][]image.Rectangle) int {
+	pitch := commonPitch(rows)
+	if pitch <= 0 || len(rows) < 3 {
+		return -1
+	}
+	centre := func(row []image.Rectangle) float64 { return float64(row[0].Min.X+row[len(row)-1].Max.X) / 2 }
+	for i := 0; i+1 < len(rows); i++ {
+		if len(rows[i]) == 0 || len(rows[i+1]) == 0 || math.Abs(centre(rows[i])-centre(rows[i+1])) > flushSlack*pitch {
+			continue
+		}
+		mid := (centre(rows[i]) + centre(rows[i+1])) / 2
+		for j, row := range rows {
+			if len(row) > 0 && math.Abs(centre(row)-mid) >= offCentre*pitch {
+				return j
+			}
+		}
+		return -1
+	}
+	return -1
+}
+
+// offCentre is how far, in pitches, a row's centre may stand from the others' (offCentreRow):
+// a row with a tube more or less than its neighbours stands half a pitch off if the tube is
+// missed or added at one end.
+const offCentre = 0.3
 
 // flushSlack is how far, in pitches, a tube may stand off the place above it and still stand
 // under it (flushShortRow).

@@ -304,3 +304,65 @@ func TestBareCloth(t *testing.T) {
 		}
 	}
 }
+
+// TestOffCentreRow: rows one over the other set the centre; a row half a pitch off it (a
+// doodle beside the board read as a tube at its end: 20261320784164) is doubted, centred
+// rows of other lengths and staggered rows are not.
+func TestOffCentreRow(t *testing.T) {
+	row := func(n int, x0 float64) []image.Rectangle {
+		var out []image.Rectangle
+		for i := range n {
+			x := int(x0 + float64(i)*20)
+			out = append(out, image.Rect(x, 0, x+15, 60))
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name string
+		rows [][]image.Rectangle
+		want int
+	}{
+		{"a tube added at the last row's left end", [][]image.Rectangle{row(3, 100), row(3, 100), row(4, 80)}, 2},
+		{"a tube missed at the first row's right end", [][]image.Rectangle{row(3, 100), row(4, 100), row(4, 100)}, 0},
+		{"centred rows of 3, 4 and 3", [][]image.Rectangle{row(3, 100), row(4, 90), row(3, 100)}, -1},
+		{"staggered rows", [][]image.Rectangle{row(4, 100), row(4, 110), row(3, 110)}, -1},
+		{"two rows", [][]image.Rectangle{row(3, 100), row(4, 80)}, -1},
+	} {
+		if got := offCentreRow(tc.rows); got != tc.want {
+			t.Errorf("%s: row %d; want %d", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestShownMarks: a unit read in a colour whose patch shows the two tones of the hidden units'
+// marks (a disc round a glyph) is a hidden unit read as liquid (20261320784089: two of one
+// tube's discs read as olive); a plain unit, or a curtain's tube, is not doubted.
+func TestShownMarks(t *testing.T) {
+	const w, h = 40, 10
+	dark, light, olive := lab{L: 23, A: -1, B: -11}, lab{L: 86, A: -4, B: 64}, lab{L: 55, A: -10, B: 40}
+	f := &frame{w: w, h: h, lab: make([]float32, 3*w*h)}
+	paint := func(r image.Rectangle, c lab) {
+		for y := r.Min.Y; y < r.Max.Y; y++ {
+			for x := r.Min.X; x < r.Max.X; x++ {
+				copy(f.lab[3*(y*w+x):], []float32{float32(c.L), float32(c.A), float32(c.B)})
+			}
+		}
+	}
+	disc := func(x int) image.Rectangle {
+		r := image.Rect(x, 0, x+10, 10)
+		paint(r, dark)
+		paint(image.Rect(x+3, 3, x+8, 8), light)
+		return r
+	}
+	hidden, shown := disc(0), disc(10)
+	plain := image.Rect(20, 0, 30, 10)
+	paint(plain, olive)
+	samples := []unitSample{{hidden: true, patch: hidden, color: dark}, {patch: plain, color: olive}, {patch: shown, color: olive}}
+	cols := []column{{}, {curtain: true}, {}}
+	if got := f.shownMarks(cols, []int{1, 0, 2}, samples); got != 2 {
+		t.Errorf("tube %d; want tube 3 (its second unit a disc)", got+1)
+	}
+	if got := f.shownMarks(cols, []int{1, 0, 1}, samples[:2]); got != -1 {
+		t.Errorf("tube %d; want none (a plain unit)", got+1)
+	}
+}
