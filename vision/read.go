@@ -2654,18 +2654,18 @@ func offCentreRow(rows [][]image.Rectangle) int {
 	if pitch <= 0 || len(rows) < 3 {
 		return -1
 	}
-	centre := func(row []image.Rectangle) float64 { return float64(row[0].Min.X+row[len(row)-1].Max.X) / 2 }
+	centres := make([]float64, len(rows)) // NaN for an empty row: it stands nowhere
+	for i, row := range rows {
+		centres[i] = math.NaN()
+		if len(row) > 0 {
+			centres[i] = float64(row[0].Min.X+row[len(row)-1].Max.X) / 2
+		}
+	}
 	for i := 0; i+1 < len(rows); i++ {
-		if len(rows[i]) == 0 || len(rows[i+1]) == 0 || math.Abs(centre(rows[i])-centre(rows[i+1])) > flushSlack*pitch {
-			continue
+		if math.Abs(centres[i]-centres[i+1]) <= flushSlack*pitch { // (false with a NaN)
+			mid := (centres[i] + centres[i+1]) / 2
+			return slices.IndexFunc(centres, func(c float64) bool { return math.Abs(c-mid) >= offCentre*pitch })
 		}
-		mid := (centre(rows[i]) + centre(rows[i+1])) / 2
-		for j, row := range rows {
-			if len(row) > 0 && math.Abs(centre(row)-mid) >= offCentre*pitch {
-				return j
-			}
-		}
-		return -1
 	}
 	return -1
 }
