@@ -426,6 +426,28 @@ func (f *frame) readColumn(b image.Rectangle, room [2]int) column {
 			col.runs = slices.Delete(col.runs, k+1, k+2)
 		}
 	}
+	// Where the glyphs' strokes part a run in three or more, the pairs may show no rhythm
+	// where the whole run does (20261321784377).
+	for i := 0; i < len(col.runs); i++ {
+		j := i
+		for j+1 < len(col.runs) && deltaE(col.runs[j], col.runs[j+1]) < meniscusDE {
+			j++
+		}
+		if j-i < 2 {
+			continue
+		}
+		lo, hi := col.bottom, col.top
+		if i > 0 {
+			lo = col.bounds[i-1]
+		}
+		if j < len(col.bounds) {
+			hi = col.bounds[j]
+		}
+		if f.glyphs(b, hi, lo) >= 2 {
+			col.bounds = slices.Delete(col.bounds, i, j)
+			col.runs = slices.Delete(col.runs, i+1, j+1)
+		}
+	}
 	prev := col.bottom
 	for k, y := range append(slices.Clone(col.bounds), col.top) {
 		if n := f.glyphs(b, y, prev); n >= 2 {
@@ -619,12 +641,17 @@ func (f *frame) glyphRhythm(strip image.Rectangle, ink func(lab) bool) int {
 		}
 		return sxy / math.Sqrt(sxx*syy)
 	}
-	for p := max(3, h/solver.MaxCapacity); p <= h/2; p++ {
+	// A run of two units may measure a little short of two periods (its box cut by a layer's
+	// edge or a tube's foot): periods up to a run of 2-glyphFit of them are tried, where
+	// the profile does not repeat at half the period too (four glyphs in the run, their
+	// rhythm a little blurred: 20261293783711).
+	halfRepeats := func(p int) bool { return max(corr(p/2), corr((p+1)/2)) >= glyphMatch/2 }
+	for p := max(3, h/solver.MaxCapacity); float64(h) >= (2-glyphFit)*float64(p); p++ {
 		k := float64(h) / float64(p)
 		if math.Abs(k-math.Round(k)) > glyphFit {
 			continue
 		}
-		if corr(p) >= glyphMatch {
+		if corr(p) >= glyphMatch && (2*p <= h || !halfRepeats(p)) {
 			return int(math.Round(k))
 		}
 	}

@@ -153,6 +153,48 @@ func TestInks(t *testing.T) {
 	}
 }
 
+// TestGlyphsShortRun: two hidden units whose run measures 1.9 of their glyphs' period (cut
+// short at the layer above) are counted; a run of one glyph is not.
+func TestGlyphsShortRun(t *testing.T) {
+	const w, h, period = 30, 100, 53
+	f := &frame{w: w, h: h, lab: make([]float32, 3*w*h)}
+	paint := func(r image.Rectangle, c lab) {
+		for y := r.Min.Y; y < r.Max.Y; y++ {
+			for x := r.Min.X; x < r.Max.X; x++ {
+				copy(f.lab[3*(y*w+x):], []float32{float32(c.L), float32(c.A), float32(c.B)})
+			}
+		}
+	}
+	box := image.Rect(0, 0, w, h)
+	paint(box, lab{L: 20, A: -3, B: 2})
+	for _, y := range []int{6, 6 + period} {
+		// A "?": a wide arc, a narrow stem, a gap and a dot.
+		paint(image.Rect(10, y, 20, y+4), lab{L: 95})
+		paint(image.Rect(14, y+4, 17, y+20), lab{L: 95})
+		paint(image.Rect(14, y+24, 17, y+28), lab{L: 95})
+	}
+	if got := f.glyphs(box, 0, h); got != 2 {
+		t.Errorf("two glyphs %d rows apart in %d rows: counted %d, want 2", period, h, got)
+	}
+	if got := f.glyphs(box, 0, period); got != 0 {
+		t.Errorf("one glyph: counted %d, want 0", got)
+	}
+	// Four small glyphs in 44 rows (20261293783711's light pixels per row of an 11-pixel
+	// strip), their rhythm blurred: the profile repeats better over two units than one, and
+	// the run must not be counted as two.
+	const sw = 11
+	inked := []int{0, 0, 2, 2, 2, 2, 0, 1, 0, 0, 0, 0, 0, 0, 3, 1, 1, 1, 0, 1, 0, 0, 0, 0, 0, 0, 3, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 4, 1, 1, 2, 0, 1, 0}
+	small := image.Rect(0, 0, sw*10/4, len(inked)) // its centre strip 11 pixels wide
+	paint(image.Rect(0, 0, w, h), lab{L: 20, A: -3, B: 2})
+	strip := centreStrip(small, 0, len(inked))
+	for y, n := range inked {
+		paint(image.Rect(strip.Min.X, y, strip.Min.X+n, y+1), lab{L: 95})
+	}
+	if got := f.glyphs(small, 0, len(inked)); got == 2 {
+		t.Errorf("four glyphs blurred: counted 2")
+	}
+}
+
 // TestBadgeOnPanel: a run at a box's top like the liquid under a band thinner than a unit is
 // a cover's panel round its badge; a cork has a colour of its own, and a layer is a unit.
 func TestBadgeOnPanel(t *testing.T) {
