@@ -38,6 +38,7 @@ const (
 	stackTol     = 0.25
 	stackOffBeat = 0.25
 	belowTop     = 0.5 // inside a tube read empty, a box counts from this share of a unit below its top
+	rowReach     = 1.5 // a box counts within this share of a tube's height above or below a tube found
 )
 
 // hiddenLookOutside counts the boxes in the hidden units' look outside the boxes of the tubes
@@ -166,6 +167,7 @@ func (f *frame) hiddenLookOutside(look lab, fills []lab, cols []column, unit flo
 			return p.Overlaps(e) && float64(p.Min.Y) < float64(e.Min.Y)+belowTop*unit
 		})
 	})
+	parts = nearTubes(parts, all)
 	// A region a unit tall is a run of boxes; a shorter one counts when another stands a unit
 	// above or below it (boxes drawn apart, as discs are).
 	n := 0
@@ -179,6 +181,19 @@ func (f *frame) hiddenLookOutside(look lab, fills []lab, cols []column, unit flo
 		}
 	}
 	return n
+}
+
+// nearTubes is parts less those further than rowReach of the tubes' height (their boxes'
+// median) above or below every tube: a tube the layout missed stands in a row of the board
+// or one row off it, and a box further off is something else (a banner's letters, an icon at
+// the screen's foot: 20261290783730).
+func nearTubes(parts, tubes []image.Rectangle) []image.Rectangle {
+	reach := rowReach * float64(medianHeight(tubes))
+	return slices.DeleteFunc(parts, func(p image.Rectangle) bool {
+		return !slices.ContainsFunc(tubes, func(b image.Rectangle) bool {
+			return float64(max(b.Min.Y-p.Max.Y, p.Min.Y-b.Max.Y)) <= reach
+		})
+	})
 }
 
 // ringDist is how far (CIELAB, Euclidean) the cells round a box in the hidden units' look

@@ -290,6 +290,21 @@ func TestStackedHalves(t *testing.T) {
 	}
 }
 
+// TestNearTubes: a box of the hidden units' look counts as a tube missed only within a row's
+// reach of the tubes found, above, below or beside them; a banner's letters at the screen's
+// foot do not.
+func TestNearTubes(t *testing.T) {
+	tubes := []image.Rectangle{image.Rect(70, 580, 96, 668), image.Rect(108, 580, 134, 668), image.Rect(146, 580, 172, 668)}
+	beside := image.Rect(184, 600, 210, 650)
+	rowBelow := image.Rect(70, 700, 96, 790)
+	rowAbove := image.Rect(70, 440, 96, 500)
+	banner := image.Rect(240, 1148, 256, 1160)
+	got := nearTubes([]image.Rectangle{beside, banner, rowBelow, rowAbove}, tubes)
+	if want := []image.Rectangle{beside, rowBelow, rowAbove}; !slices.Equal(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+}
+
 // TestDropTwinRows: a box in a row of its own that covers half of a box of a fuller row is
 // that tube found again (a bulb's round outline under its walls) and goes; boxes that only
 // touch, or rows of one size side by side, stay.
