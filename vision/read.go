@@ -1629,6 +1629,9 @@ type layoutUnits struct {
 // readUnits reads the sampled units as a level and checks it against the rules.
 func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, inferred bool) error {
 	cols, counts, capacity := u.cols, u.counts, u.capacity
+	// fullest is the fullest tube's units where the tubes' height (h) raised the capacity
+	// over it and the unit total divides by both.
+	fullest, h := 0, 0
 	if slices.ContainsFunc(samples, func(s unitSample) bool { return s.hidden }) {
 		// Hidden units make counting unreliable: a level may show no full tube at all. The
 		// tubes' height says how much they hold. (Not when tubes all filled alike with no
@@ -1641,7 +1644,7 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 		// hidden units or, told by the rules alone, they fill minHeadroomTubes tubes or more
 		// (on a few tubes found, such hidden units make any reading keep the rules: 85000348,
 		// four tubes of a board of 21).
-		h := heightCapacity(cols, u.unit)
+		h = heightCapacity(cols, u.unit)
 		fits := len(u.layout.curtains) > 0 || u.total%max(h, 1) == 0
 		wet := countFunc(counts, func(n int) bool { return n > 0 })
 		switch {
@@ -1653,6 +1656,9 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 			r.doubt(brokenConfidence, "hidden units told by no glyph, and curtains, in tubes as tall as %d whose fullest holds %d: the capacity is unsure", h, capacity)
 			capacity = max(capacity, h)
 		case !evenlyFilled(cols, counts):
+			if h > capacity && len(u.layout.curtains) == 0 && capacity >= minReadCapacity && u.total%capacity == 0 {
+				fullest = capacity
+			}
 			capacity = max(capacity, h)
 		case inferred && h != capacity:
 			r.doubt(brokenConfidence, "tubes filled alike with %d units and hidden units told by no glyph, in tubes as tall as %d: the capacity is unsure", capacity, h)
@@ -1703,6 +1709,11 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 	if err != nil {
 		r.doubt(brokenConfidence, "%v", solver.ErrorMessage(err))
 		return solver.Errorf(solver.CodeLowConfidence, "the reading breaks the level's rules: %s", solver.ErrorMessage(err))
+	}
+	if fullest > 0 && !slices.ContainsFunc(visibleCounts(level), func(n int) bool { return n > fullest }) {
+		// Tubes as tall as h and tubes of fullest with more room above them than games
+		// leave: the counts keep the rules either way, as no colour shows more than fullest.
+		r.doubt(brokenConfidence, "tubes as tall as %d units whose fullest holds %d, hidden units and no colour showing more than %d: tubes of %d or of %d with room above, the counts allow both", h, fullest, fullest, h, fullest)
 	}
 	if missing, room := coveredShortfall(level); missing > room {
 		r.doubt(brokenConfidence, "the colours lack %d units, more than the curtains and hidden units can hold (%d)", missing, room)
@@ -2102,7 +2113,35 @@ func (r *Reading) colors(cols []column, counts []int, samples []unitSample, capa
 			si++
 		}
 	}
+	// A grey colour short of the capacity lying only at tubes' bottoms, under other colours,
+	// lies where hidden units rest: hidden boxes whose mark a JPEG or a photo's blur lost read
+	// as a liquid (20261321783992, beside sheets the counts cannot check).
+	for g, m := range means {
+		if len(members[g]) < capacity && bottomsOnly(tubes, names[g]) && m.Chroma() < hiddenMaxChroma && m.L < greyBoxMaxL {
+			r.doubt(brokenConfidence, "colour %s, short of %d units, lies grey at the bottom of every tube it is in, under other colours, as hidden boxes whose mark was not seen would", names[g], capacity)
+		}
+	}
 	return tubes, means, nil
+}
+
+// bottomsOnly reports whether colour name lies in two tubes or more, in each only in the run
+// from its bottom, under another colour in one of them at least: where hidden units rest.
+func bottomsOnly(tubes [][]string, name string) bool {
+	in, under := 0, false
+	for _, t := range tubes {
+		n := 0
+		for n < len(t) && t[n] == name {
+			n++
+		}
+		if slices.Contains(t[n:], name) {
+			return false
+		}
+		if n > 0 {
+			in++
+			under = under || n < len(t)
+		}
+	}
+	return in >= 2 && under
 }
 
 // lanternDoubt says why the colour a lantern shows does not name one colour in view for
