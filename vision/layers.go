@@ -644,14 +644,15 @@ func (f *frame) glyphRhythm(strip image.Rectangle, ink func(lab) bool) int {
 	// A run of two units may measure a little short of two periods (its box cut by a layer's
 	// edge or a tube's foot): periods up to a run of 2-glyphFit of them are tried, where
 	// the profile does not repeat at half the period too (four glyphs in the run, their
-	// rhythm a little blurred: 20261293783711).
+	// rhythm a little blurred: 20261293783711) and the period is minGlyphRows or more (a
+	// few rows at a tube's foot repeat at any short shift: 86000435, a curtain's cloth).
 	halfRepeats := func(p int) bool { return max(corr(p/2), corr((p+1)/2)) >= glyphMatch/2 }
 	for p := max(3, h/solver.MaxCapacity); float64(h) >= (2-glyphFit)*float64(p); p++ {
 		k := float64(h) / float64(p)
 		if math.Abs(k-math.Round(k)) > glyphFit {
 			continue
 		}
-		if corr(p) >= glyphMatch && (2*p <= h || !halfRepeats(p)) {
+		if corr(p) >= glyphMatch && (2*p <= h || p >= minGlyphRows && !halfRepeats(p)) {
 			return int(math.Round(k))
 		}
 	}

@@ -193,6 +193,16 @@ func TestGlyphsShortRun(t *testing.T) {
 	if got := f.glyphs(small, 0, len(inked)); got == 2 {
 		t.Errorf("four glyphs blurred: counted 2")
 	}
+	// A few rows at a tube's foot (a curtain's cloth, 86000435) repeat at a short shift:
+	// no two units in nine rows.
+	paint(image.Rect(0, 0, w, h), lab{L: 20, A: -3, B: 2})
+	foot := image.Rect(0, 0, w, 9)
+	for _, y := range []int{1, 6} {
+		paint(image.Rect(0, y, w, y+1), lab{L: 95})
+	}
+	if got := f.glyphs(foot, 0, 9); got != 0 {
+		t.Errorf("nine rows at a foot: counted %d, want 0", got)
+	}
 }
 
 // TestBadgeOnPanel: a run at a box's top like the liquid under a band thinner than a unit is

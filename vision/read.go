@@ -2125,7 +2125,9 @@ func (r *Reading) colors(cols []column, counts []int, samples []unitSample, capa
 }
 
 // bottomsOnly reports whether colour name lies in two tubes or more, in each only in the run
-// from its bottom, under another colour in one of them at least: where hidden units rest.
+// from its bottom, of two units or more, under another colour in one of them at least: where
+// runs of hidden units rest. (A single unit at the bottom of two tubes is as often a colour:
+// 83000394, 83000479, 89000519.)
 func bottomsOnly(tubes [][]string, name string) bool {
 	in, under := 0, false
 	for _, t := range tubes {
@@ -2133,7 +2135,7 @@ func bottomsOnly(tubes [][]string, name string) bool {
 		for n < len(t) && t[n] == name {
 			n++
 		}
-		if slices.Contains(t[n:], name) {
+		if n == 1 || slices.Contains(t[n:], name) {
 			return false
 		}
 		if n > 0 {

@@ -367,20 +367,21 @@ func TestShownMarks(t *testing.T) {
 	}
 }
 
-// TestBottomsOnly: a colour lying only in the runs at tubes' bottoms, in two tubes or more
-// and under another colour in one, is where hidden units rest; one seen anywhere above
-// another colour, or in one tube alone, is not.
+// TestBottomsOnly: a colour lying only in runs of two units or more at tubes' bottoms, in
+// two tubes or more and under another colour in one, is where hidden units rest; one seen
+// anywhere above another colour, as one unit, or in one tube alone, is not.
 func TestBottomsOnly(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		tubes [][]string
 		want  bool
 	}{
-		{"two bottoms", [][]string{{"grey", "grey", "red"}, {"grey", "blue"}, {"red"}}, true},
-		{"above another colour once", [][]string{{"grey", "grey", "red"}, {"grey", "blue"}, {"blue", "grey"}}, false},
+		{"two bottoms", [][]string{{"grey", "grey", "red"}, {"grey", "grey", "blue"}, {"red"}}, true},
+		{"above another colour once", [][]string{{"grey", "grey", "red"}, {"grey", "grey", "blue"}, {"blue", "grey"}}, false},
 		{"one tube", [][]string{{"grey", "grey", "red"}, {"blue"}}, false},
-		{"never under another", [][]string{{"grey", "grey"}, {"grey"}}, false},
-		{"a curtain between", [][]string{{"grey", "red"}, {"curtain:grey"}, {"grey", "grey"}}, true},
+		{"never under another", [][]string{{"grey", "grey"}, {"grey", "grey"}}, false},
+		{"a curtain between", [][]string{{"grey", "grey", "red"}, {"curtain:grey"}, {"grey", "grey"}}, true},
+		{"one unit in a tube", [][]string{{"grey", "grey", "red"}, {"grey", "blue"}}, false},
 	} {
 		if got := bottomsOnly(tc.tubes, "grey"); got != tc.want {
 			t.Errorf("%s: got %v, want %v", tc.name, got, tc.want)
