@@ -2118,7 +2118,7 @@ func (r *Reading) colors(cols []column, counts []int, samples []unitSample, capa
 	// as a liquid (20261321783992, beside sheets the counts cannot check).
 	for g, m := range means {
 		if len(members[g]) < capacity && bottomsOnly(tubes, names[g]) && m.Chroma() < hiddenMaxChroma && m.L < greyBoxMaxL {
-			r.doubt(brokenConfidence, "colour %s, short of %d units, lies grey at the bottom of every tube it is in, under other colours, as hidden boxes whose mark was not seen would", names[g], capacity)
+			r.doubt(brokenConfidence, "colour %s, %d units in tubes of %d, lies grey at the bottom of every tube it is in, under other colours, as hidden boxes whose mark was not seen would", names[g], len(members[g]), capacity)
 		}
 	}
 	return tubes, means, nil
