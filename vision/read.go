@@ -2121,7 +2121,36 @@ func (r *Reading) colors(cols []column, counts []int, samples []unitSample, capa
 			r.doubt(brokenConfidence, "colour %s, %d units in tubes of %d, lies grey at the bottom of every tube it is in, under other colours, as hidden boxes whose mark was not seen would", names[g], len(members[g]), capacity)
 		}
 	}
+	if i := panelRoundBadge(tubes); i >= 0 {
+		if g := slices.Index(names, tubes[i][0]); g >= 0 && means[g].Chroma() < hiddenMaxChroma {
+			r.doubt(brokenConfidence, "tube %d holds a grey round a single unit of another colour, a grey no other tube shows: a lid's panel round its padlock", i+1)
+		}
+	}
 	return tubes, means, nil
+}
+
+// panelRoundBadge is the first tube of four units or more whose units are all one colour
+// but a single one of another, neither at its bottom nor at its top, in a colour no other
+// tube shows; or -1. A lid's grey panel round its padlock reads so (20261321783919,
+// 20261322784338: silent). A dealt tube seldom does, but in tubes of 3 a colour's two units
+// round another, its third hidden, are common (20261290783747, 20261290783842), and a
+// coloured one may wait for its last unit behind a curtain (20261293783990): readUnits
+// doubts greys alone.
+func panelRoundBadge(tubes [][]string) int {
+	for i, t := range tubes {
+		n := len(t)
+		if n < 4 || t[0] != t[n-1] || t[0] == "?" || countFunc(t, func(c string) bool { return c != t[0] }) != 1 {
+			continue
+		}
+		elsewhere := false
+		for j, o := range tubes {
+			elsewhere = elsewhere || j != i && slices.Contains(o, t[0])
+		}
+		if !elsewhere {
+			return i
+		}
+	}
+	return -1
 }
 
 // bottomsOnly reports whether colour name lies in two tubes or more, in each only in the run

@@ -388,3 +388,25 @@ func TestBottomsOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestPanelRoundBadge: a tube of one colour round a single unit of another, the colour in no
+// other tube, is a cover's panel round its badge; the same colour elsewhere, the odd unit at
+// the top, two odd units or hidden units are a dealt tube.
+func TestPanelRoundBadge(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		tubes [][]string
+		want  int
+	}{
+		{"a panel round a padlock", [][]string{{"?", "?", "red"}, {}, {"grey", "grey", "sky", "grey"}, {"?", "sky"}}, 2},
+		{"the colour elsewhere", [][]string{{"?", "grey", "red"}, {"grey", "grey", "sky", "grey"}}, -1},
+		{"the odd unit on top", [][]string{{"?", "?", "red"}, {"grey", "grey", "grey", "sky"}}, -1},
+		{"two odd units", [][]string{{"?", "?", "red"}, {"grey", "sky", "sky", "grey"}}, -1},
+		{"hidden units round a colour", [][]string{{"?", "red", "?", "?"}, {"blue"}}, -1},
+		{"a tube of three", [][]string{{"?", "?", "red"}, {"grey", "sky", "grey"}}, -1},
+	} {
+		if got := panelRoundBadge(tc.tubes); got != tc.want {
+			t.Errorf("%s: got %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}

@@ -139,6 +139,7 @@ func TestOnceSilentlyWrong(t *testing.T) {
 		{20261321784377, true, "a mystery board of dark boxes with \"?\" under a glare stripe, read as tubes of 5 for 3: the glyphs' strokes parted each hidden run in three, no two of which showed the glyphs' rhythm, and the run of two, cut short by the layer's edge, measured a little under two periods (runs of one colour are now joined three or more at a time, and a period may be up to a run's 1/(2-glyphFit))"},
 		{20261321784304, false, "a mystery board of discs with \"?\" in tubes of 3 with a unit of room above, read as tubes of 4 none full: the counts allow both (refused: tubes taller than the fullest by a unit, hidden units, and no colour showing more than the fullest holds)"},
 		{20261321783992, false, "a photo of grey boxes whose \"?\" the JPEG and the camera blurred away, beside two sheets, read as a grey liquid at the bottom of two tubes (refused: a grey colour short of the capacity that lies only at tubes' bottoms, under other colours, is where hidden units rest)"},
+		{20261322784338, false, "a lid's grey panel round its padlock read as three units of grey round one of the padlock's colour, at 1.00 beside hidden units (refused by panelRoundBadge: a grey no other tube shows, round a single unit)"},
 		{20261316784260, false, "two sheets among a row of twelve read as tubes, their panels and badges as layers, and the hidden units told by the rules alone kept the rules (curtains read as tubes are refused where the rules alone tell the hidden units)"},
 	} {
 		scene, err := render.Random(tc.seed)
