@@ -414,16 +414,8 @@ func (f *frame) readColumn(b image.Rectangle, room [2]int) column {
 	// its median), parting the run in two of one colour: where the two together show the
 	// glyphs' rhythm, they are one run.
 	for k := len(col.bounds) - 1; k >= 0; k-- {
-		lo, hi := col.bottom, col.top
-		if k > 0 {
-			lo = col.bounds[k-1]
-		}
-		if k+1 < len(col.bounds) {
-			hi = col.bounds[k+1]
-		}
-		if deltaE(col.runs[k], col.runs[k+1]) < meniscusDE && f.glyphs(b, hi, lo) >= 2 {
-			col.bounds = slices.Delete(col.bounds, k, k+1)
-			col.runs = slices.Delete(col.runs, k+1, k+2)
+		if lo, hi := col.span(k, k+1); deltaE(col.runs[k], col.runs[k+1]) < meniscusDE && f.glyphs(b, hi, lo) >= 2 {
+			col.join(k, k+1)
 		}
 	}
 	// Where the glyphs' strokes part a run in three or more, the pairs may show no rhythm
@@ -436,16 +428,8 @@ func (f *frame) readColumn(b image.Rectangle, room [2]int) column {
 		if j-i < 2 {
 			continue
 		}
-		lo, hi := col.bottom, col.top
-		if i > 0 {
-			lo = col.bounds[i-1]
-		}
-		if j < len(col.bounds) {
-			hi = col.bounds[j]
-		}
-		if f.glyphs(b, hi, lo) >= 2 {
-			col.bounds = slices.Delete(col.bounds, i, j)
-			col.runs = slices.Delete(col.runs, i+1, j+1)
+		if lo, hi := col.span(i, j); f.glyphs(b, hi, lo) >= 2 {
+			col.join(i, j)
 		}
 	}
 	prev := col.bottom
@@ -475,6 +459,25 @@ func (f *frame) readColumn(b image.Rectangle, room [2]int) column {
 		}
 	}
 	return col
+}
+
+// span is the rows runs i to j of the column's liquid (bottom first) cover: from lo, the
+// bottom of run i, up to hi, the top of run j.
+func (c column) span(i, j int) (lo, hi int) {
+	lo, hi = c.bottom, c.top
+	if i > 0 {
+		lo = c.bounds[i-1]
+	}
+	if j < len(c.bounds) {
+		hi = c.bounds[j]
+	}
+	return lo, hi
+}
+
+// join makes runs i to j of the column one run, in run i's colour.
+func (c *column) join(i, j int) {
+	c.bounds = slices.Delete(c.bounds, i, j)
+	c.runs = slices.Delete(c.runs, i+1, j+1)
 }
 
 // toneRhythm is the number of times the colours p (a run down a tube's centre line) repeat:
