@@ -402,10 +402,14 @@ func (f *frame) readFrom(base Reading, cands []image.Rectangle) (*Reading, error
 			}
 		}
 		first = append(first, f.interpret(l, base))
-		for _, h := range first {
+		for len(first) > 0 {
+			h := first[0]
+			first = first[1:]
 			hs = append(hs, h)
 			if v, ok := f.withoutGapBoxes(h, cands); ok {
-				hs = append(hs, f.interpret(v, base))
+				// (The boxes between tubes can hide what else is wrong with the layout: a
+				// stray box elsewhere, strange beside the empty tubes once they are left out.)
+				first = append(first, f.interpret(v, base))
 			}
 			if v, ok := f.withoutStrayRows(h, cands); ok {
 				h.stray = len(h.boxes()) - len(v.boxes())

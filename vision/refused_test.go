@@ -38,6 +38,7 @@ func TestOnceRefused(t *testing.T) {
 		{20261290784134, "a mystery board of tubes of 5, the height above them nearly a unit: tubes of 6 each a unit short would leave the units in all short of whole tubes, so the height is headroom"},
 		{20261293783787, "the same with discs round a \"?\", told by the rules alone, over twelve tubes (minHeadroomTubes), two of them short of full: tubes of the height, 6, would leave the 55 units in all short of whole tubes"},
 		{20261293784266, "hidden units drawn as grey boxes with a dark \"?\", told by no glyph (a glyph was looked for as lighter than a dark box only)"},
+		{89000510, "two rows of nine with the background between two tubes found as a box, and a box in the noise above the board: the layouts without each found the other still there (the layout without the boxes between tubes is now pruned further)"},
 		{91000356, "discs round a \"?\", told by the rules alone, and one small patch in the glare taken for a grey box with a glyph, which kept the rules-alone reading from being tried (a board's grey boxes count only two or more)"},
 		{20261293784226, "full tubes of two colours, their liquid filling boxes whose top is the tubes' top, their top layers taken for corks though less liquid stands under them than a tube with glass above its liquid holds (raiseLids)"},
 		{20261293783965, "tubes with a bulb under their walls standing close, no room beside most bulbs to see the background there: their feet are told from the background beside the row's other feet (extendBulbs)"},
