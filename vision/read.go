@@ -529,23 +529,30 @@ func (f *frame) readFrom(base Reading, cands []image.Rectangle) (*Reading, error
 	}
 	// A tube holding a colour alone, a colour no other tube shows and too little of it to
 	// make a tube's worth, may be empty glass over something behind it (a bokeh spot, a
-	// doodle): a reading with such tubes empty, for the rules to check.
+	// doodle): a reading with such tubes empty, for the rules to check. Where it comes out
+	// with hidden units, they would complete a colour short of the capacity, so the count no
+	// longer asks for the lone colour to go: it is kept there only where each such colour
+	// looks like the glass of an empty tube, not merely shaped like one (a full tube of
+	// brown, its top unit missed, read empty so).
 	for _, h := range hs {
 		if feet := f.loneFeet(h); len(feet) > 0 {
 			l := h.tubeLayout
 			l.cue, l.glass = l.cue+", lone colours too short to complete read as glass", feet
-			hs = append(hs, f.interpret(l, base))
+			if v := f.interpret(l, base); v.reading == nil || v.reading.Level == nil || !v.reading.Level.HasHidden() || f.glassFeet(h, feet) {
+				hs = append(hs, v)
+			}
 		}
 	}
 	// A tube whose top layer is a colour no other tube shows, too little of it to make a
 	// tube's worth and reaching up to the tube's top, may be tinted glass above the liquid
 	// (on a board with no room above any liquid, no glass shows elsewhere to compare): a
-	// reading with those layers as glass, kept where the rules verify it.
+	// reading with those layers as glass, kept where the rules verify it without hidden
+	// units (as above: they would complete the lone colour).
 	for _, h := range hs {
 		if tops := loneTops(h); len(tops) > 0 {
 			l := h.tubeLayout
 			l.cue, l.glassTops = l.cue+", lone colours up to a tube's top read as glass", tops
-			if v := f.interpret(l, base); v.verified() {
+			if v := f.interpret(l, base); v.verified() && !v.reading.Level.HasHidden() {
 				hs = append(hs, v)
 			}
 		}
@@ -651,6 +658,15 @@ func (f *frame) loneFeet(h *hypothesis) []image.Rectangle {
 		}
 	}
 	return feet
+}
+
+// glassFeet reports whether each of feet, boxes of hypothesis h, holds liquid whose lowest
+// run lies within glassDE of the glass an empty tube shows (see loneFeet).
+func (f *frame) glassFeet(h *hypothesis, feet []image.Rectangle) bool {
+	glass, seen := f.emptyGlass(h.cols)
+	return seen && !slices.ContainsFunc(h.cols, func(c column) bool {
+		return slices.Contains(feet, c.box) && (len(c.runs) == 0 || deltaE(c.runs[0], glass) >= glassDE)
+	})
 }
 
 // hiddenLanterns are the curtains among curtains that, read as tubes in hypothesis h, show
