@@ -1199,7 +1199,7 @@ func (f *frame) readAtUnit(l *tubeLayout, r *Reading, cols []column, rooms [][2]
 	if len(l.curtains) == 0 {
 		// (Behind curtains stand units the count leaves out: the units in view need not make
 		// whole tubes.)
-		capacity = fitCapacity(capacity, total, cols, unit)
+		capacity = fitCapacity(capacity, total, cols, counts, unit)
 	}
 	if i := clothCovered(l.curtains, counts, samples); i >= 0 {
 		l.clothLike = true
@@ -1987,14 +1987,24 @@ func evenlyFilled(cols []column, counts []int) bool {
 
 // fitCapacity settles the capacity: the smallest that the liquid heights fit, raised while the
 // unit total does not divide by it and a larger capacity still fits in the tubes (a mid-game
-// position may have no full tube).
-func fitCapacity(capacity, total int, cols []column, unit float64) int {
+// position may have no full tube) and over the fullest tube's liquid: the glass above it, up
+// to its box's top (rim included), must hold the units the larger capacity adds, to within
+// headroomSlack of one (a tube missed makes the total a multiple of a capacity one too large,
+// which a full tube's liquid up to its rim rules out).
+func fitCapacity(capacity, total int, cols []column, counts []int, unit float64) int {
 	if total%capacity == 0 {
 		return capacity
 	}
-	room := 0
-	for _, c := range cols {
+	room, fullest := 0, -1
+	for i, c := range cols {
 		room = max(room, int(float64(c.box.Dy())/unit))
+		if counts[i] > 0 && (fullest < 0 || counts[i] > counts[fullest]) {
+			fullest = i
+		}
+	}
+	if fullest >= 0 {
+		c := cols[fullest]
+		room = min(room, counts[fullest]+int(float64(c.top-c.box.Min.Y)/unit+headroomSlack))
 	}
 	for c := capacity + 1; c <= min(room, solver.MaxCapacity); c++ {
 		if total%c == 0 {

@@ -9,6 +9,7 @@ import (
 	"image/jpeg"
 	"image/png"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -406,6 +407,36 @@ func TestPanelRoundBadge(t *testing.T) {
 		{"a tube of three", [][]string{{"?", "?", "red"}, {"grey", "sky", "grey"}}, -1},
 	} {
 		if got := panelRoundBadge(tc.tubes); got != tc.want {
+			t.Errorf("%s: got %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestFitCapacityOverFullest: a unit total that no tube's count divides raises the capacity
+// only while the fullest tube's glass, above its liquid up to its box's top, holds the units
+// added; a tube full to its rim (its neighbour missed, the total a multiple of one more) does
+// not, so the capacity stays and the count rule refuses the reading.
+func TestFitCapacityOverFullest(t *testing.T) {
+	const unit = 40.0
+	tube := func(x, boxTop, top int) column {
+		return column{box: image.Rect(x, boxTop, x+30, 360), bottom: 330, top: top}
+	}
+	for _, tc := range []struct {
+		name   string
+		cols   []column
+		counts []int
+		total  int
+		want   int
+	}{
+		// Four tubes of 5, the liquid up to 30 pixels under the rim: 18 units stay tubes of 5.
+		{"full to the rim", []column{tube(0, 100, 130), tube(50, 100, 130), tube(100, 100, 170), tube(150, 100, 170)}, []int{5, 5, 4, 4}, 18, 5},
+		// The same tubes with a unit and a half of glass above the fullest: tubes of 6.
+		{"room above", []column{tube(0, 70, 170), tube(50, 70, 170), tube(100, 70, 210), tube(150, 70, 210)}, []int{4, 4, 3, 3}, 18, 6},
+		// A total the count divides needs no room.
+		{"whole tubes", []column{tube(0, 100, 130), tube(50, 100, 130), tube(100, 100, 130), tube(150, 100, 130)}, []int{5, 5, 5, 5}, 20, 5},
+	} {
+		capacity := slices.Max(tc.counts)
+		if got := fitCapacity(capacity, tc.total, tc.cols, tc.counts, unit); got != tc.want {
 			t.Errorf("%s: got %d, want %d", tc.name, got, tc.want)
 		}
 	}
