@@ -1344,8 +1344,16 @@ func bareCloth(boxes []image.Rectangle, cols []column, counts []int, samples []u
 // like a unit in view in samples (within hiddenTwinDE), or -1: a layer left out. (Glass over
 // a short tube, in a board with no other glass to tell it by, looks like no liquid.)
 func uncorked(cols []column, counts []int, capacity int, samples []unitSample) int {
+	return corkedShort(cols, counts, capacity, samples, func(c column) bool { return c.noCork })
+}
+
+// corkedShort is the first column meeting also whose run at its box's top, left out
+// as a cork, stands over fewer units than the capacity and looks like a unit in view in
+// samples (within hiddenTwinDE), or -1. A cork stands on a complete tube only: such a run is
+// a top layer whose box was cut at it.
+func corkedShort(cols []column, counts []int, capacity int, samples []unitSample, also func(column) bool) int {
 	for i, c := range cols {
-		if c.noCork && c.lid.y1 > 0 && counts[i] < capacity && inView(samples, c.lid.color) {
+		if also(c) && c.lid.y1 > 0 && counts[i] < capacity && inView(samples, c.lid.color) {
 			return i
 		}
 	}
@@ -1797,6 +1805,10 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 	}
 	if i, why := hiddenOutOfPlace(tubes); i >= 0 {
 		r.doubt(brokenConfidence, "tube %d: %s", i+1, why)
+	}
+	if i := corkedShort(cols, counts, capacity, samples, func(c column) bool { return !c.empty() }); i >= 0 && (level.HasCurtains() || level.HasHidden()) {
+		// (Elsewhere the count rule misses the layer.)
+		r.doubt(brokenConfidence, "tube %d: the run at its box's top, left out as a cork, looks like a unit in view over a tube not full, while curtains or hidden units keep the counts from missing it: a top layer left out", i+1)
 	}
 	if i := f.curtainOfMarks(cols, samples); i >= 0 {
 		r.doubt(brokenConfidence, "tube %d's curtain: its lantern looks like a tone of the hidden units' marks: a tube of hidden units drawn as discs may pass for a curtain", i+1)

@@ -179,6 +179,7 @@ func TestCornersOnceSilentlyWrong(t *testing.T) {
 		// kept (see readFrom).
 		{20261323783983, nil, "a full tube of brown, its top unit missed, its three units read as empty glass"},
 		{95000405, discs, "top units of colours seen once, under tubes' rims, read as tinted glass above the liquid"},
+		{83000464, map[string]string{"cover": "sheet"}, "a tube's top layer of two units, starting at its box's top, left out as a cork over a tube half full, beside three sheets that keep the counts from missing it (refused: corkedShort)"},
 	} {
 		scene, err := render.RandomWith(tc.seed, tc.fixed)
 		if err != nil {
