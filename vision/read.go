@@ -2080,6 +2080,11 @@ func (r *Reading) colors(cols []column, counts []int, samples []unitSample, capa
 	if hidden > 0 {
 		r.Reasons = append(r.Reasons, fmt.Sprintf("%d hidden units", hidden))
 	}
+	if hidden == 1 {
+		// Games hide units several to a board, and a glyph seen once is no look to trust: a
+		// tube's foot or glare in the patch of a unit read a little low passes for one.
+		r.doubt(brokenConfidence, "one unit alone read hidden: a mark seen once may be a tube's foot or glare in its patch")
+	}
 	if n := countFunc(cols, func(c column) bool { return c.curtain }); covered {
 		// What curtains hide is unknown, so the count rule cannot check this reading.
 		r.doubt(coveredConfidence, "%d tubes behind curtains: the colour counts cannot confirm the reading", n)

@@ -141,6 +141,7 @@ func TestOnceSilentlyWrong(t *testing.T) {
 		{20261321783992, false, "a photo of grey boxes whose \"?\" the JPEG and the camera blurred away, beside two sheets, read as a grey liquid at the bottom of two tubes (refused: a grey colour short of the capacity that lies only at tubes' bottoms, under other colours, is where hidden units rest)"},
 		{20261322784338, false, "a lid's grey panel round its padlock read as three units of grey round one of the padlock's colour, at 1.00 beside hidden units (refused by panelRoundBadge: a grey no other tube shows, round a single unit)"},
 		{20261316784260, false, "two sheets among a row of twelve read as tubes, their panels and badges as layers, and the hidden units told by the rules alone kept the rules (curtains read as tubes are refused where the rules alone tell the hidden units)"},
+		{20261323784225, false, "a photo of a screen whose last tube's liquid was read half a unit low: the patch of its bottom unit, on the tube's foot and the background round it, showed a light stroke on dark, read as the board's one hidden unit, which completed the colour the unit was (refused: one unit alone read hidden)"},
 		{20261323784218, false, "a mystery board of hatched boxes, its last tube missed, read as tubes of 6 for 5: the 18 units of the four tubes found make three tubes of 6, though two are full to their rims (fitCapacity raises the capacity only while the fullest tube's glass holds the units added)"},
 	} {
 		scene, err := render.Random(tc.seed)
