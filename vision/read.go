@@ -1810,6 +1810,9 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 		// (Elsewhere the count rule misses the layer.)
 		r.doubt(brokenConfidence, "tube %d: the run at its box's top, left out as a cork, looks like a unit in view over a tube not full, while curtains or hidden units keep the counts from missing it: a top layer left out", i+1)
 	}
+	if i := backgroundTube(tubes, counts, samples); i >= 0 && level.HasHidden() {
+		r.doubt(brokenConfidence, "tube %d holds only units like the background beside it, in colours no other tube shows, and hidden units complete any colour: the background through an empty tube's glass", i+1)
+	}
 	if i := f.curtainOfMarks(cols, samples); i >= 0 {
 		r.doubt(brokenConfidence, "tube %d's curtain: its lantern looks like a tone of the hidden units' marks: a tube of hidden units drawn as discs may pass for a curtain", i+1)
 	}
@@ -2483,6 +2486,34 @@ func completeAtStart(tubes [][]string, capacity int) int {
 
 // minAtStart is the fewest untouched mystery tubes completeAtStart needs to call a board a deal.
 const minAtStart = 3
+
+// backgroundTube is the first tube whose units, one colour or more, all look like the
+// background beside it (unitSample.likeBackground) in colours no other tube shows, or -1:
+// the background through an empty tube's clear glass. Where hidden units complete any
+// colour short of the capacity, the count does not ask for such a colour to go.
+func backgroundTube(tubes [][]string, counts []int, samples []unitSample) int {
+	shown := map[string]int{} // the tubes showing each colour
+	for _, t := range tubes {
+		u := slices.Clone(t)
+		slices.Sort(u)
+		for _, c := range slices.Compact(u) {
+			shown[c]++
+		}
+	}
+	start := 0
+	for i, t := range tubes {
+		units := samples[start : start+counts[i]]
+		start += counts[i]
+		if len(t) == 0 || len(t) != len(units) || slices.Contains(t, "?") || covered(t) {
+			continue
+		}
+		if !slices.ContainsFunc(units, func(s unitSample) bool { return !s.likeBackground }) &&
+			!slices.ContainsFunc(t, func(c string) bool { return shown[c] > 1 }) {
+			return i
+		}
+	}
+	return -1
+}
 
 // coveredShortfall is, for a level with curtains, the units its colours lack (each colour has
 // capacity units in all) and the most that hidden units and the covered tubes can hold.

@@ -441,3 +441,30 @@ func TestFitCapacityOverFullest(t *testing.T) {
 		}
 	}
 }
+
+// TestBackgroundTube: a tube whose units all look like the background beside it, in colours
+// no other tube shows, is the background through an empty tube's glass; a colour another
+// tube shows, a unit unlike the background or a hidden one is not.
+func TestBackgroundTube(t *testing.T) {
+	bg, liquid := unitSample{likeBackground: true}, unitSample{}
+	for _, tc := range []struct {
+		name    string
+		tubes   [][]string
+		samples []unitSample
+		want    int
+	}{
+		{"glass over the background", [][]string{{"?", "red"}, {"cyan", "cyan"}}, []unitSample{liquid, liquid, bg, bg}, 1},
+		{"its colour elsewhere", [][]string{{"?", "cyan"}, {"cyan", "cyan"}}, []unitSample{liquid, liquid, bg, bg}, -1},
+		{"a unit unlike the background", [][]string{{"?", "red"}, {"cyan", "cyan"}}, []unitSample{liquid, liquid, bg, liquid}, -1},
+		{"twice in one tube", [][]string{{"?", "red"}, {"cyan", "teal", "cyan"}}, []unitSample{liquid, liquid, bg, bg, bg}, 1},
+		{"hidden units", [][]string{{"?", "?"}, {"red"}}, []unitSample{bg, bg, liquid}, -1},
+	} {
+		counts := make([]int, len(tc.tubes))
+		for i, tube := range tc.tubes {
+			counts[i] = len(tube)
+		}
+		if got := backgroundTube(tc.tubes, counts, tc.samples); got != tc.want {
+			t.Errorf("%s: got %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}
