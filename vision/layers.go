@@ -603,7 +603,6 @@ const minGlyphRows = 8
 // glyphRhythm is glyphs' count for one ink in strip, or 0.
 func (f *frame) glyphRhythm(strip image.Rectangle, ink func(lab) bool) int {
 	prof := make([]float64, strip.Dy())
-	mean := 0.0
 	for y := strip.Min.Y; y < strip.Max.Y; y++ {
 		n := 0
 		for x := strip.Min.X; x < strip.Max.X; x++ {
@@ -625,9 +624,60 @@ func (f *frame) glyphRhythm(strip image.Rectangle, ink func(lab) bool) int {
 			break
 		}
 	}
+	if n := rhythm(prof); n > 0 {
+		return n
+	}
+	// Each glyph stands in the middle of its unit: blank rows past the last glyph beyond as
+	// many as precede the first are no unit's either (a round foot's glass, filled with the
+	// box's colour below the last box). Tried where the whole run shows no rhythm (a run cut
+	// at its top has fewer blank rows over its first glyph than its units hold), and taken
+	// only where it counts as many units as the run shows glyphs and the rows left out are
+	// under half a unit (a foot; hatching repeats in bands a unit's fraction apart).
+	if first := slices.IndexFunc(prof, func(v float64) bool { return v > 0 }); first >= 0 {
+		last := len(prof) - 1
+		for prof[last] == 0 {
+			last--
+		}
+		if end := last + 1 + first; end < len(prof) {
+			if n := rhythm(prof[:end]); n > 0 && n == inkBands(prof) && 2*(len(prof)-end)*n < end {
+				return n
+			}
+		}
+	}
+	return 0
+}
+
+// inkBands is the number of glyphs a run's profile shows: its runs of inked rows, those
+// parted by fewer blank rows than half the widest blank between two runs joined (a "?"'s
+// dot stands apart from its hook by a few rows).
+func inkBands(prof []float64) int {
+	var gaps []int // blank rows between runs of inked rows
+	runs, blank := 0, -1
+	for _, v := range prof {
+		switch {
+		case v > 0 && blank != 0:
+			if blank > 0 && runs > 0 {
+				gaps = append(gaps, blank)
+			}
+			runs, blank = runs+1, 0
+		case v == 0 && blank >= 0:
+			blank++
+		}
+	}
+	if len(gaps) == 0 {
+		return runs
+	}
+	widest := slices.Max(gaps)
+	return 1 + countFunc(gaps, func(g int) bool { return 2*g >= widest })
+}
+
+// rhythm is the number of units in a run whose glyph profile (the share of ink per row)
+// repeats once per unit, or 0 (see glyphs).
+func rhythm(prof []float64) int {
 	if len(prof) < minGlyphRows {
 		return 0
 	}
+	mean := 0.0
 	for _, v := range prof {
 		mean += v
 	}

@@ -203,6 +203,41 @@ func TestGlyphsShortRun(t *testing.T) {
 	if got := f.glyphs(foot, 0, 9); got != 0 {
 		t.Errorf("nine rows at a foot: counted %d, want 0", got)
 	}
+	// Two grey boxes with a dark "?", period 45, over a round foot filled with the boxes'
+	// grey: the run is 105 rows, 2.3 periods (20261324784153). The blank rows past the last
+	// glyph beyond the 11 over the first belong to no unit.
+	grey, dark := lab{L: 67, A: 2, B: -4}, lab{L: 15, B: -10}
+	paint(image.Rect(0, 0, w, h), grey)
+	run := image.Rect(0, 0, w, 105)
+	f = &frame{w: w, h: 105, lab: make([]float32, 3*w*105)}
+	paint(run, grey)
+	for _, y := range []int{11, 11 + 45} {
+		paint(image.Rect(10, y, 20, y+4), dark)
+		paint(image.Rect(14, y+4, 17, y+16), dark)
+		paint(image.Rect(14, y+18, 17, y+21), dark)
+	}
+	if got := f.glyphs(run, 0, 105); got != 2 {
+		t.Errorf("two glyphs over a round foot: counted %d, want 2", got)
+	}
+}
+
+// TestInkBands counts a profile's glyphs: a "?"'s hook and dot, a few blank rows apart, are
+// one glyph; glyphs stand further apart.
+func TestInkBands(t *testing.T) {
+	q := []float64{0, 0, .3, .3, .1, .1, 0, 0, .1, 0, 0, 0, 0, 0, 0, 0}
+	for _, tc := range []struct {
+		name string
+		prof []float64
+		want int
+	}{
+		{"none", make([]float64, 10), 0},
+		{"two glyphs", append(slices.Clone(q), q...), 2},
+		{"three glyphs", append(append(slices.Clone(q), q...), q...), 3},
+	} {
+		if got := inkBands(tc.prof); got != tc.want {
+			t.Errorf("%s: got %d, want %d", tc.name, got, tc.want)
+		}
+	}
 }
 
 // TestBadgeOnPanel: a run at a box's top like the liquid under a band thinner than a unit is

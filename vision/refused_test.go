@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/decant/decant/solver"
 	"github.com/decant/decant/vision/render"
 )
 
@@ -39,6 +40,7 @@ func TestOnceRefused(t *testing.T) {
 		{20261293783787, "the same with discs round a \"?\", told by the rules alone, over twelve tubes (minHeadroomTubes), two of them short of full: tubes of the height, 6, would leave the 55 units in all short of whole tubes"},
 		{20261293784266, "hidden units drawn as grey boxes with a dark \"?\", told by no glyph (a glyph was looked for as lighter than a dark box only)"},
 		{91000378, "a mystery board of discs with \"?\", an empty tube of tinted glass, a bokeh light behind it, read as four units of a colour no other tube holds: read as glass, the hidden units told by the rules alone keep the rules (kept beside hidden units where the lone colour looks like the empty glass: glassFeet)"},
+		{87000426, "a mystery board of hatched boxes on a small screen: a draft of the glyph count over a round foot took the hatching's bands for glyphs, four units in a run of one (the rows left out must be under half a unit, and the glyphs counted must be the run's bands of ink)"},
 		{89000510, "two rows of nine with the background between two tubes found as a box, and a box in the noise above the board: the layouts without each found the other still there (the layout without the boxes between tubes is now pruned further)"},
 		{91000356, "discs round a \"?\", told by the rules alone, and one small patch in the glare taken for a grey box with a glyph, which kept the rules-alone reading from being tried (a board's grey boxes count only two or more)"},
 		{20261293784226, "full tubes of two colours, their liquid filling boxes whose top is the tubes' top, their top layers taken for corks though less liquid stands under them than a tube with glass above its liquid holds (raiseLids)"},
@@ -264,3 +266,20 @@ func TestRaiseLids(t *testing.T) {
 
 // noBackground stands for a frame with no background beside the tubes.
 func noBackground(int, int, int) (lab, bool) { return lab{}, false }
+
+// TestFinishedShaded: a finished board of flasks of 7 with shaded layers must be refused as
+// no puzzle. A draft of the glyph count over a round foot, without the check that it counts
+// as many units as the run shows bands of ink, found a rhythm in a shaded run's rows and read
+// tubes of 12.
+func TestFinishedShaded(t *testing.T) {
+	scene, err := render.Random(85000501)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !scene.Truth.Level.Solved() {
+		t.Fatalf("scene 85000501 is no longer a finished board: %s", scene.Truth.Level.Compact())
+	}
+	if _, err := Read(scene.Data); solver.ErrorCode(err) != solver.CodeNoPuzzle {
+		t.Errorf("a finished board: %v; want it refused as no puzzle", err)
+	}
+}
