@@ -532,13 +532,14 @@ func (f *frame) readFrom(base Reading, cands []image.Rectangle) (*Reading, error
 	// doodle): a reading with such tubes empty, for the rules to check. Where it comes out
 	// with hidden units, they would complete a colour short of the capacity, so the count no
 	// longer asks for the lone colour to go: it is kept there only where each such colour
-	// looks like the glass of an empty tube, not merely shaped like one (a full tube of
-	// brown, its top unit missed, read empty so).
+	// looks like the glass of an empty tube, not merely shaped like one, or fills less than
+	// half its tube, as a spot behind the glass does (a full tube of brown, its top unit
+	// missed, read empty so).
 	for _, h := range hs {
 		if feet := f.loneFeet(h); len(feet) > 0 {
 			l := h.tubeLayout
 			l.cue, l.glass = l.cue+", lone colours too short to complete read as glass", feet
-			if v := f.interpret(l, base); v.reading == nil || v.reading.Level == nil || !v.reading.Level.HasHidden() || f.glassFeet(h, feet) {
+			if v := f.interpret(l, base); v.reading == nil || v.reading.Level == nil || !v.reading.Level.HasHidden() || f.glassFeet(h, feet) || shortFeet(h, feet) {
 				hs = append(hs, v)
 			}
 		}
@@ -546,13 +547,14 @@ func (f *frame) readFrom(base Reading, cands []image.Rectangle) (*Reading, error
 	// A tube whose top layer is a colour no other tube shows, too little of it to make a
 	// tube's worth and reaching up to the tube's top, may be tinted glass above the liquid
 	// (on a board with no room above any liquid, no glass shows elsewhere to compare): a
-	// reading with those layers as glass, kept where the rules verify it without hidden
-	// units (as above: they would complete the lone colour).
+	// reading with those layers as glass, kept where the rules verify it; with hidden units
+	// (which would complete the lone colours, as above), only where those layers look alike:
+	// glass has one tint (top units of colours seen once, read as glass, 95000405).
 	for _, h := range hs {
 		if tops := loneTops(h); len(tops) > 0 {
 			l := h.tubeLayout
 			l.cue, l.glassTops = l.cue+", lone colours up to a tube's top read as glass", tops
-			if v := f.interpret(l, base); v.verified() && !v.reading.Level.HasHidden() {
+			if v := f.interpret(l, base); v.verified() && (!v.reading.Level.HasHidden() || oneTint(h, tops)) {
 				hs = append(hs, v)
 			}
 		}
@@ -667,6 +669,30 @@ func (f *frame) glassFeet(h *hypothesis, feet []image.Rectangle) bool {
 	return seen && !slices.ContainsFunc(h.cols, func(c column) bool {
 		return slices.Contains(feet, c.box) && (len(c.runs) == 0 || deltaE(c.runs[0], glass) >= glassDE)
 	})
+}
+
+// shortFeet reports whether each of feet, boxes of hypothesis h, holds fewer units in its
+// reading than half the capacity.
+func shortFeet(h *hypothesis, feet []image.Rectangle) bool {
+	l := h.reading.Level
+	for i, b := range h.boxes() {
+		if slices.Contains(feet, b) && 2*len(l.Tubes[i]) >= l.Capacity {
+			return false
+		}
+	}
+	return true
+}
+
+// oneTint reports whether the top runs of the columns of hypothesis h at boxes tops all lie
+// within lidDE of each other.
+func oneTint(h *hypothesis, tops []image.Rectangle) bool {
+	var cs []lab
+	for _, c := range h.cols {
+		if slices.Contains(tops, c.box) && len(c.runs) > 0 {
+			cs = append(cs, c.runs[len(c.runs)-1])
+		}
+	}
+	return distinctColors(cs, lidDE) <= 1
 }
 
 // hiddenLanterns are the curtains among curtains that, read as tubes in hypothesis h, show
