@@ -536,10 +536,10 @@ func (f *frame) readFrom(base Reading, cands []image.Rectangle) (*Reading, error
 	// half its tube, as a spot behind the glass does (a full tube of brown, its top unit
 	// missed, read empty so).
 	for _, h := range hs {
-		if feet := f.loneFeet(h); len(feet) > 0 {
+		if feet, spots := f.loneFeet(h); len(feet) > 0 {
 			l := h.tubeLayout
 			l.cue, l.glass = l.cue+", lone colours too short to complete read as glass", feet
-			if v := f.interpret(l, base); v.reading == nil || v.reading.Level == nil || !v.reading.Level.HasHidden() || f.glassFeet(h, feet) || shortFeet(h, feet) {
+			if v := f.interpret(l, base); v.reading == nil || v.reading.Level == nil || !v.reading.Level.HasHidden() || spots {
 				hs = append(hs, v)
 			}
 		}
@@ -626,19 +626,21 @@ func (f *frame) readFrom(base Reading, cands []image.Rectangle) (*Reading, error
 // cloth (clothCovered: frosted glass over a dark patch of the background is as grey as a
 // lid's panel): read as empty glass, the rest of the reading may keep the rules. A box like
 // no empty tube may be no tube at all (a bokeh spot between outlines), and read empty it
-// would add a tube to the level.
-func (f *frame) loneFeet(h *hypothesis) []image.Rectangle {
+// would add a tube to the level. spots reports whether the feet look like spots behind the
+// glass, not merely shaped like an empty tube: each lowest run within glassDE of the glass
+// an empty tube shows, or each foot filling less than half its tube.
+func (f *frame) loneFeet(h *hypothesis) (feet []image.Rectangle, spots bool) {
 	if h.reading == nil || h.verified() || len(h.glass) > 0 {
-		return nil
+		return nil, false
 	}
 	l := h.reading.Level
 	if l.HasHidden() {
-		return nil
+		return nil, false
 	}
 	counts := visibleCounts(l)
 	boxes := h.boxes()
 	if len(boxes) != len(l.Tubes) {
-		return nil
+		return nil, false
 	}
 	var empties []image.Rectangle
 	for i, t := range l.Tubes {
@@ -647,40 +649,22 @@ func (f *frame) loneFeet(h *hypothesis) []image.Rectangle {
 		}
 	}
 	glass, seen := f.emptyGlass(h.cols)
-	var feet []image.Rectangle
+	allGlass, allShort := seen, true
 	for i, t := range l.Tubes {
 		if len(t) == 0 || layered(l.Tokens(i)) || counts[t[0]] != len(t) || len(t) >= l.Capacity {
 			continue
 		}
 		b := f.clip(boxes[i])
-		if seen && len(h.cols[i].runs) > 0 && deltaE(h.cols[i].runs[0], glass) < glassDE || slices.ContainsFunc(empties, func(e image.Rectangle) bool {
+		likeGlass := seen && len(h.cols[i].runs) > 0 && deltaE(h.cols[i].runs[0], glass) < glassDE
+		if likeGlass || slices.ContainsFunc(empties, func(e image.Rectangle) bool {
 			return max(f.nccAt(e, b.Min), f.nccAt(b, e.Min)) >= emptyMatch
 		}) {
 			feet = append(feet, boxes[i])
+			allGlass = allGlass && likeGlass
+			allShort = allShort && 2*len(t) < l.Capacity
 		}
 	}
-	return feet
-}
-
-// glassFeet reports whether each of feet, boxes of hypothesis h, holds liquid whose lowest
-// run lies within glassDE of the glass an empty tube shows (see loneFeet).
-func (f *frame) glassFeet(h *hypothesis, feet []image.Rectangle) bool {
-	glass, seen := f.emptyGlass(h.cols)
-	return seen && !slices.ContainsFunc(h.cols, func(c column) bool {
-		return slices.Contains(feet, c.box) && (len(c.runs) == 0 || deltaE(c.runs[0], glass) >= glassDE)
-	})
-}
-
-// shortFeet reports whether each of feet, boxes of hypothesis h, holds fewer units in its
-// reading than half the capacity.
-func shortFeet(h *hypothesis, feet []image.Rectangle) bool {
-	l := h.reading.Level
-	for i, b := range h.boxes() {
-		if slices.Contains(feet, b) && 2*len(l.Tubes[i]) >= l.Capacity {
-			return false
-		}
-	}
-	return true
+	return feet, allGlass || allShort
 }
 
 // oneTint reports whether the top runs of the columns of hypothesis h at boxes tops all lie

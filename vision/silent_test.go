@@ -179,7 +179,7 @@ func TestCornersOnceSilentlyWrong(t *testing.T) {
 		// (loneFeet) or top (loneTops), hidden units told by the rules alone making up the
 		// counts. Both readings assume a board without hidden units, where the count asks for
 		// the colour to go; hidden units would complete it instead, so such readings are kept
-		// there only on other evidence (see readFrom: glassFeet, shortFeet, oneTint).
+		// there only on other evidence (see readFrom: loneFeet's spots, oneTint).
 		{20261323783983, nil, "a full tube of brown, its top unit missed, its three units read as empty glass"},
 		{95000405, discs, "top units of three colours seen once, under tubes' rims, read as tinted glass above the liquid"},
 		{83000464, map[string]string{"cover": "sheet"}, "a tube's top layer of two units, starting at its box's top, left out as a cork over a tube half full, beside three sheets that keep the counts from missing it (refused: corkedShort)"},
