@@ -1792,8 +1792,10 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 	if short, long := unevenRows(rows); short > 0 {
 		r.doubt(brokenConfidence, "a row holds %d tubes and another %d: games fill their rows alike, so tubes of the short row were missed", short, long)
 	}
-	if i, j := flushShortRow(rows); i >= 0 {
+	if i, j, above := flushShortRow(rows); i >= 0 && !above {
 		r.doubt(brokenConfidence, "row %d stands under the places of row %d from its left end, %d tubes short at its right: games centre or stagger their rows, so its last tubes were missed", i+1, j+1, len(rows[j])-len(rows[i]))
+	} else if i >= 0 {
+		r.doubt(brokenConfidence, "row %d stands over the places of row %d from its right end, %d tubes short at its left: games centre or stagger their rows, so its first tubes were missed or row %d's first tube is none", i+1, j+1, len(rows[j])-len(rows[i]), j+1)
 	}
 	if i := offCentreRow(rows); i >= 0 {
 		r.doubt(brokenConfidence, "row %d stands off the centre two rows share, one over the other: games centre their rows, so a tube was missed at one end or read where none stands at the other", i+1)
@@ -2771,34 +2773,41 @@ func unevenRows(rows [][]image.Rectangle) (short, long int) {
 	return short, long
 }
 
-// flushShortRow is the first row, after the first, shorter than the row above it (or the
-// one above that: staggered rows keep every other row's places) and standing under that
-// row's places from its left end, each tube within flushSlack of a pitch of the one above,
-// places short at the right end, with the row above; else -1, -1. Games centre their rows
-// (a row one short stands half a pitch in, two short a pitch) or stagger them (one short, it
-// stands under the places from the right end): a row under the places from the left end has
-// lost its last tubes.
-func flushShortRow(rows [][]image.Rectangle) (short, above int) {
-	for i := 1; i < len(rows); i++ {
-		for j := i - 1; j >= max(0, i-2); j-- { // (staggered rows: the row two up keeps the places)
-			long, row := rows[j], rows[i]
-			if len(row) == 0 || len(row) >= len(long) {
+// flushShortRow is the first row shorter than a row within two rows of it (staggered rows
+// keep every other row's places) that stands at that row's places, each tube within
+// flushSlack of a pitch of its place, from the end games never keep a short row flush with:
+// under the places from the left end, a row below; over them from the right end, a row
+// above (above reports whether it is). It returns -1, -1 where there is none. Games centre
+// their rows (a row one short stands half a pitch in, two short a pitch) or stagger them
+// (every other row shifted a quarter of a pitch the other way: a row one short under a row
+// stands under its places from the right end, and one over it from the left end): a short
+// row flush at the other end has lost its tubes at the far end, or the long row has gained
+// a tube beyond the short row's end (a doodle beside the board read as an empty tube).
+func flushShortRow(rows [][]image.Rectangle) (short, long int, above bool) {
+	for i := range rows {
+		for j := max(0, i-2); j <= min(len(rows)-1, i+2); j++ {
+			row, by := rows[i], rows[j]
+			if j == i || len(row) == 0 || len(row) >= len(by) {
 				continue
 			}
-			pitch := commonPitch([][]image.Rectangle{long})
+			pitch := commonPitch([][]image.Rectangle{by})
 			if pitch <= 0 {
 				continue
 			}
-			under := true
-			for k, b := range row {
-				under = under && math.Abs(centreX(b)-centreX(long[k])) <= flushSlack*pitch
+			at := 0 // below: the places from the left end
+			if i < j {
+				at = len(by) - len(row) // above: from the right end
 			}
-			if under {
-				return i, j
+			flush := true
+			for k, b := range row {
+				flush = flush && math.Abs(centreX(b)-centreX(by[at+k])) <= flushSlack*pitch
+			}
+			if flush {
+				return i, j, i < j
 			}
 		}
 	}
-	return -1, -1
+	return -1, -1, false
 }
 
 // offCentreRow is the first row whose centre stands offCentre of a pitch or more from the

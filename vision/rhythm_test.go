@@ -164,9 +164,13 @@ func TestFlushShortRow(t *testing.T) {
 		{"two short, under the places from the left end", [][]image.Rectangle{long, row(400, 0, 100, 200)}, 1},
 		{"the third row one short of the second", [][]image.Rectangle{long, long, row(700, 0, 100, 200, 300)}, 2},
 		{"staggered, the third row two short of the first from its left end", [][]image.Rectangle{long, row(400, 50, 150, 250, 350, 450), row(700, 0, 100, 200)}, 2},
+		{"a row above one short, staggered: over the places from the left end", [][]image.Rectangle{row(100, 0, 100, 200, 300), row(400, 0, 100, 200, 300, 400)}, -1},
+		{"a row above one short, centred", [][]image.Rectangle{row(100, 50, 150, 250, 350), row(400, 0, 100, 200, 300, 400)}, -1},
+		{"a row above one short, over the places from the right end", [][]image.Rectangle{row(100, 100, 200, 300, 400), row(400, 0, 100, 200, 300, 400)}, 0},
+		{"a row above two short of the third, over its places from the right end", [][]image.Rectangle{row(100, 200, 300, 400), row(400, 150, 250, 350), row(700, 0, 100, 200, 300, 400)}, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got, _ := flushShortRow(tc.rows); got != tc.want {
+			if got, _, _ := flushShortRow(tc.rows); got != tc.want {
 				t.Errorf("got row %d, want %d", got, tc.want)
 			}
 		})

@@ -145,6 +145,7 @@ func TestOnceSilentlyWrong(t *testing.T) {
 		{20261324783942, true, "a mystery board of hatched boxes whose empty tube, clear glass over a cyan background, read as two units of cyan, tubes of 5 for 4 with hidden units told by the rules alone (a tube of units like the background beside it, in colours no other tube shows, is doubted where hidden units complete any colour: backgroundTube; the reading with the tube empty wins)"},
 		{20261324784153, true, "a mystery board of grey boxes with a dark \"?\" in round tubes, read as tubes of 4 for 3 at 1.00: the hidden run, filling the round foot below its last box, measured 2.3 glyph periods and showed no rhythm, and a unit a third of the run fit it (the blank rows past the last glyph, beyond those over the first, are now left out where the whole run shows no rhythm)"},
 		{20261323784218, false, "a mystery board of hatched boxes, its last tube missed, read as tubes of 6 for 5: the 18 units of the four tubes found make three tubes of 6, though two are full to their rims (fitCapacity raises the capacity only while the fullest tube's glass holds the units added)"},
+		{20261326784003, false, "a doodle left of a mystery board's second row read as an empty tube, the row one longer than the first and sticking out at its left end (refused: a short row over a long one's places from its right end, flushShortRow)"},
 	} {
 		scene, err := render.Random(tc.seed)
 		if err != nil {
