@@ -232,6 +232,7 @@ type hypothesis struct {
 	strange []image.Rectangle // empty boxes unlike the layout's empty tubes (strangeEmpties)
 	alike   int               // empty boxes that are surely tubes (strangeEmpties)
 	stray   int               // empty boxes in rows beside the board (withoutStrayRows)
+	gaps    int               // empty boxes between tubes that stand clear of each other (withoutGapBoxes)
 }
 
 // clone is a copy of the reading whose reasons and tubes change apart from r's.
@@ -265,7 +266,8 @@ func (h *hypothesis) units() int {
 // plausibility ranks verified readings: the confidence, less a little for every empty tube
 // beyond the two most levels have (a doodle between two tubes reads as an empty one) unless
 // they all look alike and stand clear of their neighbours (see strangeEmpties), and for every
-// empty box unlike the layout's empty tubes or in a row beside the board.
+// empty box unlike the layout's empty tubes, in a row beside the board or between two tubes
+// whose boxes stand clear of each other's (withoutGapBoxes).
 func (h *hypothesis) plausibility() float64 {
 	l := h.reading.Level
 	empty := 0
@@ -274,7 +276,7 @@ func (h *hypothesis) plausibility() float64 {
 			empty++
 		}
 	}
-	return h.reading.Confidence - surplusEmptyCost*float64(max(0, empty-max(usualEmpty, h.alike))) - strangeEmptyCost*float64(len(h.strange)+h.stray)
+	return h.reading.Confidence - surplusEmptyCost*float64(max(0, empty-max(usualEmpty, h.alike))) - strangeEmptyCost*float64(len(h.strange)+h.stray+h.gaps)
 }
 
 // Levels start with usualEmpty empty tubes, and a position never has more empty tubes than its
@@ -406,7 +408,8 @@ func (f *frame) readFrom(base Reading, cands []image.Rectangle) (*Reading, error
 			h := first[0]
 			first = first[1:]
 			hs = append(hs, h)
-			if v, ok := f.withoutGapBoxes(h, cands); ok {
+			if v, gaps, ok := f.withoutGapBoxes(h, cands); ok {
+				h.gaps = gaps
 				// (The boxes between tubes can hide what else is wrong with the layout: a
 				// stray box elsewhere, strange beside the empty tubes once they are left out.)
 				first = append(first, f.interpret(v, base))
@@ -851,10 +854,13 @@ func rowPitch(row []image.Rectangle, global float64) float64 {
 
 // withoutGapBoxes is the layout less its empty boxes that overlap a neighbour on each side in
 // their row: the background between two tubes, bounded by their walls, has a tube's outline
-// and reads as an empty tube. It reports false when there are none.
-func (f *frame) withoutGapBoxes(h *hypothesis, cands []image.Rectangle) (tubeLayout, bool) {
+// and reads as an empty tube. gaps counts those of them in rows whose other boxes stand clear
+// of each other: there no tube's box reaches its neighbour's, so the box that does is surely
+// none (where every box overlaps its neighbours, the tubes merely stand close). It reports
+// false when there are none.
+func (f *frame) withoutGapBoxes(h *hypothesis, cands []image.Rectangle) (l tubeLayout, gaps int, ok bool) {
 	if h.cols == nil {
-		return tubeLayout{}, false
+		return tubeLayout{}, 0, false
 	}
 	empty := map[image.Rectangle]bool{}
 	for _, c := range h.cols {
@@ -879,11 +885,16 @@ func (f *frame) withoutGapBoxes(h *hypothesis, cands []image.Rectangle) (tubeLay
 			dropped = dropped || (left && right)
 			return left && right
 		})
+		if n := len(h.rows[i]) - len(rows[i]); n > 0 && !slices.ContainsFunc(rows[i], func(b image.Rectangle) bool {
+			return slices.ContainsFunc(rows[i], func(o image.Rectangle) bool { return o != b && o.Overlaps(b) })
+		}) {
+			gaps += n
+		}
 	}
 	if !dropped {
-		return tubeLayout{}, false
+		return tubeLayout{}, 0, false
 	}
-	return f.withCurtains(h.cue+", boxes between tubes left out", rows, cands, h.pale), true
+	return f.withCurtains(h.cue+", boxes between tubes left out", rows, cands, h.pale), gaps, true
 }
 
 // withoutStrayRows is the layout less its rows of empty boxes that stand beside the board:
