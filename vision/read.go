@@ -739,9 +739,10 @@ const unlayeredSpreadMax = 0.3
 // loneTops are the boxes of a reading the rules refuse, with no hidden unit and no curtain,
 // whose tubes hold more than one colour and end in a run up to the tube's top (within
 // glassReach of its height) of a colour no other tube shows, too little of it to make a
-// tube's worth. Tinted glass over the room above the liquid reads so when no tube shows the
-// glass apart (no empty tube, no room above another's liquid); read as glass, the rest of
-// the reading may keep the rules.
+// tube's worth, and the boxes whose top run up to their top over other layers looks like
+// (glassDE) one of those. Tinted glass over the room above the liquid reads so when no tube
+// shows the glass apart (no empty tube, no room above another's liquid); read as glass, the
+// rest of the reading may keep the rules.
 func loneTops(h *hypothesis) []image.Rectangle {
 	if h.reading == nil || h.verified() || len(h.glassTops) > 0 {
 		return nil
@@ -762,6 +763,23 @@ func loneTops(h *hypothesis) []image.Rectangle {
 			run++
 		}
 		if counts[k] == run && run < l.Capacity && run < len(t) {
+			tops = append(tops, c.box)
+		}
+	}
+	// Glass has one tint: a top run up to another tube's top over other layers, alike within
+	// glassDE of a lone one, is the glass too (its colour is no lone one where the glass over
+	// several tubes adds up to a colour's worth).
+	var tints []lab
+	for _, c := range h.cols {
+		if slices.Contains(tops, c.box) && len(c.runs) > 0 {
+			tints = append(tints, c.runs[len(c.runs)-1])
+		}
+	}
+	for _, c := range h.cols {
+		if len(c.bounds) == 0 || len(c.runs) == 0 || slices.Contains(tops, c.box) || float64(c.top-c.box.Min.Y) > glassReach*float64(c.box.Dy()) {
+			continue
+		}
+		if top := c.runs[len(c.runs)-1]; slices.ContainsFunc(tints, func(g lab) bool { return deltaE(g, top) < glassDE }) {
 			tops = append(tops, c.box)
 		}
 	}

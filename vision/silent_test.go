@@ -147,6 +147,7 @@ func TestOnceSilentlyWrong(t *testing.T) {
 		{20261323784218, false, "a mystery board of hatched boxes, its last tube missed, read as tubes of 6 for 5: the 18 units of the four tubes found make three tubes of 6, though two are full to their rims (fitCapacity raises the capacity only while the fullest tube's glass holds the units added)"},
 		{20261326784003, false, "a doodle left of a mystery board's second row read as an empty tube, the row one longer than the first and sticking out at its left end (refused: a short row over a long one's places from its right end, flushShortRow)"},
 		{20261326784272, true, "the background between two tubes on holders, its box overlapping both, read as an empty tube at 1.00 (the layout without it wins where the row's other boxes stand clear of each other: withoutGapBoxes' gaps)"},
+		{20261326783810, true, "tinted glass over two tubes' tops, three units in all, read as a colour of its own once the glass over a third tube, a lone colour, was read as glass (glass has one tint: loneTops takes the tops alike too)"},
 	} {
 		scene, err := render.Random(tc.seed)
 		if err != nil {
