@@ -1585,6 +1585,49 @@ func unevenBottom(rows [][]image.Rectangle, cols []column, unit float64) (int, f
 // bottomTol is how far, in units, a tube's liquid may rest off its row's (unevenBottom).
 const bottomTol = 0.5
 
+// highTop is the first tube (in reading order) whose liquid's top stands bottomTol of a unit
+// or more above the median top of its row's full tubes (capacity units each), its run there
+// looking like (glassDE) the run below, and by how much in units; else -1. No liquid rises
+// above a full tube's: a run up to a tube's top there is the glass, tinted by something
+// behind it (a bokeh spot), read as liquid, its height rounded down to whole units that
+// complete the tube. (A top measured into a flask's shoulder, the glass there unlike the top
+// layer under it, is no such run.) Rows with no full tube are not compared.
+func (f *frame) highTop(rows [][]image.Rectangle, cols []column, counts []int, capacity int, unit float64) (int, float64) {
+	k := 0
+	for _, row := range rows {
+		if k+len(row) > len(cols) || k+len(row) > len(counts) {
+			break
+		}
+		var tops []float64
+		for i := k; i < k+len(row); i++ {
+			if !cols[i].curtain && !cols[i].empty() && counts[i] == capacity {
+				tops = append(tops, float64(cols[i].top))
+			}
+		}
+		if len(tops) > 0 {
+			m := median(tops)
+			for i := k; i < k+len(row); i++ {
+				c := cols[i]
+				d := (m - float64(c.top)) / unit
+				if c.curtain || c.empty() || d < bottomTol {
+					continue
+				}
+				below := c.bottom // the top run's lower end
+				if n := len(c.bounds); n > 0 {
+					below = c.bounds[n-1]
+				}
+				above, ok1 := f.medianLab(centreStrip(c.box, c.top, int(m)))
+				under, ok2 := f.medianLab(centreStrip(c.box, int(m), below))
+				if ok1 && ok2 && deltaE(above, under) < glassDE {
+					return i, d
+				}
+			}
+		}
+		k += len(row)
+	}
+	return -1, 0
+}
+
 // repeatedTubes is the number of tubes and the first of them when repeatTubes or more hold
 // the same sequence of repeatUnits units or more in two colours or more, none hidden; else 0
 // and -1. Levels are dealt at random: three tubes alike down to the order of their layers
@@ -1795,6 +1838,9 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 	}
 	if t, d := unevenBottom(u.layout.allRows(), cols, u.unit); t >= 0 {
 		r.doubt(brokenConfidence, "tube %d's liquid rests %.1f units off the others' in its row: a stand or the glass at a tube's foot read as liquid", t+1, d)
+	}
+	if t, d := f.highTop(u.layout.allRows(), cols, counts, capacity, u.unit); t >= 0 {
+		r.doubt(brokenConfidence, "tube %d's liquid rises %.1f units above its row's full tubes': the glass over something behind it read as liquid", t+1, d)
 	}
 	if n, t := repeatedTubes(tubes); n > 0 {
 		r.doubt(brokenConfidence, "%d tubes hold the same %d units in the same order (tube %d's): a level is dealt at random, so this is a decoration repeated over several tubes", n, len(tubes[t]), t+1)
