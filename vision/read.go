@@ -844,14 +844,29 @@ func (f *frame) atEdge(b image.Rectangle) bool {
 // holes counts the places at a row's pitch, between its first and last tube, where no tube
 // stands: in each gap between neighbours, the places it spans beyond the one (gap by gap, so
 // that a row spaced unevenly, each gap a little off the pitch, adds up to no place). A row of
-// one or two gaps has no rhythm of its own and keeps to the rows' common one.
+// one or two gaps has no rhythm of its own and keeps to the rows' common one. Where no pitch
+// explains the gaps (rows spaced unevenly, each gap up to three times another), a gap as wide
+// as a tube (the boxes' median width) and the layout's narrowest gap on each side holds
+// places: games space tubes closer than a tube's width each side of a missing one. (Boxes
+// that touch tell no gap: nothing is counted there.)
 func (l tubeLayout) holes() int {
 	rows := l.allRows()
 	global := commonPitch(rows)
+	w, narrowest := medianWidth(slices.Concat(rows...)), narrowestGap(rows)
 	n := 0
 	for _, row := range rows {
 		pitch := rowPitch(row, global)
-		if pitch <= 0 || len(row) < 2 {
+		if len(row) < 2 {
+			continue
+		}
+		if pitch <= 0 {
+			// A row spaced unevenly has no pitch: a gap that holds a tube with the layout's
+			// narrowest gap on each side holds a place (not told where boxes touch).
+			for i := 1; i < len(row) && narrowest > 0; i++ {
+				if gap := row[i].Min.X - row[i-1].Max.X; gap >= w+2*narrowest {
+					n += (gap - narrowest) / (w + narrowest)
+				}
+			}
 			continue
 		}
 		for i := 1; i < len(row); i++ {
@@ -859,6 +874,20 @@ func (l tubeLayout) holes() int {
 		}
 	}
 	return n
+}
+
+// narrowestGap is the narrowest gap between neighbouring boxes in the rows, 0 where they touch
+// or overlap or no row holds two.
+func narrowestGap(rows [][]image.Rectangle) int {
+	narrowest := -1
+	for _, row := range rows {
+		for i := 1; i < len(row); i++ {
+			if g := max(0, row[i].Min.X-row[i-1].Max.X); narrowest < 0 || g < narrowest {
+				narrowest = g
+			}
+		}
+	}
+	return max(0, narrowest)
 }
 
 // rowPitch is a row's own pitch when it has four tubes or more to tell it, else global, the

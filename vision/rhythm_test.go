@@ -259,6 +259,10 @@ func TestHoles(t *testing.T) {
 		// Five gaps of 100 and two of 130: the pitch is 100 (130 is no whole multiple of it),
 		// and the row's span, 7.6 pitches, would round to a place more than its eight tubes.
 		{"uneven, no gap two pitches wide", row(0, 100, 200, 300, 400, 500, 630, 760), 0},
+		// Gaps of 25, 10 and 45 between boxes 40 wide: no pitch; a gap of 100 holds a box
+		// with the narrowest gap on each side.
+		{"spaced unevenly, no pitch", row(0, 65, 115, 200), 0},
+		{"spaced unevenly, a tube's room free", row(0, 65, 115, 200, 340), 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := (tubeLayout{rows: [][]image.Rectangle{tc.row}}).holes(); got != tc.want {
