@@ -173,6 +173,9 @@ type tubeLayout struct {
 	glass []image.Rectangle
 	// glassTops are boxes whose top run is read as the glass above the liquid (see loneTops).
 	glassTops []image.Rectangle
+	// high are the boxes whose top run rises above its row's full tubes' liquid (highTop),
+	// set when read: the glass over something behind it, a hypothesis (see read).
+	high []image.Rectangle
 	// raiseCut raises the runs taken for corks in boxes cut at their liquid's top
 	// (raiseLids), raiseFill those a fuller column alone tells from a cork too; cut is the
 	// number of such runs, set when read, cutByFill how many of them a fuller column alone
@@ -558,6 +561,18 @@ func (f *frame) readFrom(base Reading, cands []image.Rectangle) (*Reading, error
 			l := h.tubeLayout
 			l.cue, l.glassTops = l.cue+", lone colours up to a tube's top read as glass", tops
 			if v := f.interpret(l, base); v.verified() && (!v.reading.Level.HasHidden() || oneTint(h, tops)) {
+				hs = append(hs, v)
+			}
+		}
+	}
+	// A top run rising above its row's full tubes' liquid, one colour across their top, is
+	// the glass over something behind it (highTop): a reading with it as glass, kept where
+	// the rules verify it.
+	for _, h := range hs {
+		if len(h.high) > 0 && len(h.glassTops) == 0 {
+			l := h.tubeLayout
+			l.cue, l.glassTops, l.high = l.cue+", a run above the full tubes' liquid read as glass", h.high, nil
+			if v := f.interpret(l, base); v.verified() {
 				hs = append(hs, v)
 			}
 		}
@@ -1868,8 +1883,10 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 	if t, d := unevenBottom(u.layout.allRows(), cols, u.unit); t >= 0 {
 		r.doubt(brokenConfidence, "tube %d's liquid rests %.1f units off the others' in its row: a stand or the glass at a tube's foot read as liquid", t+1, d)
 	}
+	u.layout.high = nil // (each unit height tried finds it again)
 	if t, d := f.highTop(u.layout.allRows(), cols, counts, capacity, u.unit); t >= 0 {
 		r.doubt(brokenConfidence, "tube %d's liquid rises %.1f units above its row's full tubes': the glass over something behind it read as liquid", t+1, d)
+		u.layout.high = []image.Rectangle{cols[t].box}
 	}
 	if n, t := repeatedTubes(tubes); n > 0 {
 		r.doubt(brokenConfidence, "%d tubes hold the same %d units in the same order (tube %d's): a level is dealt at random, so this is a decoration repeated over several tubes", n, len(tubes[t]), t+1)
