@@ -37,6 +37,7 @@ const (
 	lanternLowest    = 0.8  // a lantern ends above this share of its box's height
 	lanternSide      = 0.05 // a pale lantern stands clear of this share of its box's width on each side
 	lanternTall      = 0.4  // a pale lantern, told by its colour alone, is at most this share of the cloth's height
+	paneTall         = 0.6  // a pane a frame encloses is at most this share of the cloth's height
 	sameClothDE      = 5    // two curtains' cloths this close are one game's cloth
 	lanternGap       = 2    // rows of another colour a lantern's run may bridge (see flankedLantern)
 	blobShare        = 0.6  // a lantern's blob holds at least this share of its colour's pixels in the box
@@ -416,8 +417,20 @@ func (f *frame) lanternGroup(px []pixel, total int, r image.Rectangle, cloth lab
 		// nearer than distinct. Not on a coloured cloth: a layer of liquid shaded round a more
 		// saturated core would pass; nor a sliver: the top rows of a layer under dull tinted
 		// glass would.)
-		if (deltaE(c, cloth) >= distinct || !compact && cloth.Chroma() < greyClothChroma && saturatedOver(c, cloth) && solidBlob(len(ls), w, h)) && (len(ls)*8 <= total || float64(len(ls)) <= lanternSquare*float64(r.Dx()*r.Dx())) && float64(w) <= lanternWidth*float64(r.Dx()) &&
-			(!compact || float64(h) <= lanternTall*float64(r.Dy())) {
+		unlike := deltaE(c, cloth) >= distinct || !compact && cloth.Chroma() < greyClothChroma && saturatedOver(c, cloth) && solidBlob(len(ls), w, h)
+		few := len(ls)*8 <= total || float64(len(ls)) <= lanternSquare*float64(r.Dx()*r.Dx())
+		if unlike && few && !lanternSized(w, h, r, compact) && lanternSized(w, 0, r, compact) {
+			// A frame round a pane hung from a string of its gilt is taller than a lantern
+			// told by its colour alone, not wider: the pane it encloses, unlike the cloth and
+			// the frame, is the lantern (a teal pane on a navy cloth more saturated than
+			// either), up to paneTall of the cloth's height (the frame is evidence enough of a
+			// lantern). (A layer of liquid reaches the walls: no frame, whatever it encloses.)
+			if pane, at, ok := f.enclosed(framed); ok && deltaE(pane, c) >= clothDE && deltaE(pane, cloth) >= distinct &&
+				float64(at.Dx()) <= lanternWidth*float64(r.Dx()) && float64(at.Dy()) <= paneTall*float64(r.Dy()) {
+				return lanternSeen{c: pane, ok: true}, px
+			}
+		}
+		if unlike && few && lanternSized(w, h, r, compact) {
 			// A lantern drawn as a frame round a pane: the pane's colour is the one it shows,
 			// however dull (a black or a navy liquid in a gilt frame). A pane that looks like
 			// the cloth leaves the frame's colour, which may be its gilt rather than the
@@ -426,7 +439,7 @@ func (f *frame) lanternGroup(px []pixel, total int, r image.Rectangle, cloth lab
 			// where the frame encloses nothing unlike the cloth, the middle of the frame's
 			// box. (A rod of the frame's gilt it hangs from encloses nothing, and draws the
 			// box's middle off the pane.)
-			if pane, ok := f.enclosed(framed); ok && deltaE(pane, c) >= clothDE && deltaE(pane, cloth) >= clothDE {
+			if pane, _, ok := f.enclosed(framed); ok && deltaE(pane, c) >= clothDE && deltaE(pane, cloth) >= clothDE {
 				return lanternSeen{c: pane, ok: true}, px
 			}
 			if w >= 6 && h >= 6 && float64(len(ls)) <= frameFill*float64(w*h) {
@@ -444,13 +457,19 @@ func (f *frame) lanternGroup(px []pixel, total int, r image.Rectangle, cloth lab
 	return lanternSeen{}, px
 }
 
-// enclosed is the median colour of the pixels the frame's pixels enclose: those between two
-// of its pixels in their row and two in their column. It reports false where it encloses
-// fewer than minPane pixels, or fewer than minPaneShare of its own count: no frame round a
-// pane.
-func (f *frame) enclosed(frame []pixel) (lab, bool) {
+// lanternSized reports whether a group w by h pixels is a lantern's size in r, a curtain's
+// cloth area: at most lanternWidth of it wide, and when compact lanternTall of it high.
+func lanternSized(w, h int, r image.Rectangle, compact bool) bool {
+	return float64(w) <= lanternWidth*float64(r.Dx()) && (!compact || float64(h) <= lanternTall*float64(r.Dy()))
+}
+
+// enclosed is the median colour of the pixels the frame's pixels enclose, those between two
+// of its pixels in their row and two in their column, and their bounding box. It reports
+// false where it encloses fewer than minPane pixels, or fewer than minPaneShare of its own
+// count: no frame round a pane.
+func (f *frame) enclosed(frame []pixel) (lab, image.Rectangle, bool) {
 	if len(frame) == 0 {
-		return lab{}, false
+		return lab{}, image.Rectangle{}, false
 	}
 	box := image.Rect(frame[0].x, frame[0].y, frame[0].x+1, frame[0].y+1)
 	for _, p := range frame {
@@ -473,18 +492,20 @@ func (f *frame) enclosed(frame []pixel) (lab, bool) {
 		colLo[x], colHi[x] = min(colLo[x], y), max(colHi[x], y)
 	}
 	var ls, as, bs []float64
+	var at image.Rectangle
 	for y := range h {
 		for x := rowLo[y] + 1; x < rowHi[y]; x++ {
 			if !set[y*w+x] && y > colLo[x] && y < colHi[x] {
 				c := f.at(box.Min.X+x, box.Min.Y+y)
 				ls, as, bs = append(ls, c.L), append(as, c.A), append(bs, c.B)
+				at = at.Union(image.Rect(box.Min.X+x, box.Min.Y+y, box.Min.X+x+1, box.Min.Y+y+1))
 			}
 		}
 	}
 	if len(ls) < minPane || float64(len(ls)) < minPaneShare*float64(len(frame)) {
-		return lab{}, false
+		return lab{}, image.Rectangle{}, false
 	}
-	return lab{L: median(ls), A: median(as), B: median(bs)}, true
+	return lab{L: median(ls), A: median(as), B: median(bs)}, at, true
 }
 
 // A pane holds at least minPane pixels, and minPaneShare of its frame's count: a gap between

@@ -262,11 +262,11 @@ func TestEnclosedPane(t *testing.T) {
 			}
 		}
 	}
-	if pane, ok := f.enclosed(frame); !ok || deltaE(pane, olive) > 1 {
-		t.Errorf("pane %v, %v; want the olive pane", pane, ok)
+	if pane, at, ok := f.enclosed(frame); !ok || deltaE(pane, olive) > 1 || at != image.Rect(7, 14, 14, 22) {
+		t.Errorf("pane %v at %v, %v; want the olive pane at (7,14)-(14,22)", pane, at, ok)
 	}
 	open := slices.DeleteFunc(slices.Clone(frame), func(p pixel) bool { return p.x > 13 && p.y >= 12 })
-	if pane, ok := f.enclosed(open); ok {
+	if pane, _, ok := f.enclosed(open); ok {
 		t.Errorf("a frame open at its right encloses %v; want no pane", pane)
 	}
 	var disc []pixel
@@ -275,7 +275,35 @@ func TestEnclosedPane(t *testing.T) {
 			disc = append(disc, pixel{x, y, gilt})
 		}
 	}
-	if pane, ok := f.enclosed(disc); ok {
+	if pane, _, ok := f.enclosed(disc); ok {
 		t.Errorf("a solid block encloses %v; want no pane", pane)
+	}
+}
+
+// TestFramedPaneOnSaturatedCloth: a teal pane in a gilt frame hung from a gilt string, on a
+// navy cloth more saturated than either (fresh seed 20261266's 20261326784162). The frame and
+// its string stand taller than a lantern told by its colour alone may; the pane they enclose,
+// unlike both, is the lantern, and a place on the curtain finds it.
+func TestFramedPaneOnSaturatedCloth(t *testing.T) {
+	scene, err := render.Random(20261326784162)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mat, err := decode(scene.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mat.Close()
+	f, err := newFrame(mat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	teal := lab{L: 49, A: -36, B: 6}
+	if l := f.lantern(image.Rect(75, 426, 159, 563), paleLantern); !l.ok || deltaE(l.c, teal) > 5 {
+		t.Errorf("lantern %+v; want the teal pane", l)
+	}
+	// The curtain hangs from 75 to 159 beside a row of tubes 66 wide, 97 apart.
+	if c, ok := f.curtainAt(f.tubeCandidates(), 117, 426, 563, 66, 137, 97, paleLantern); !ok || deltaE(c.color, teal) > 5 {
+		t.Errorf("curtain %+v, %v; want the teal lantern's", c, ok)
 	}
 }
