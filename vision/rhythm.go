@@ -75,7 +75,15 @@ func (f *frame) completeRows(l tubeLayout, cands []image.Rectangle, faint func()
 			x0 := int(math.Round(x - float64(tw)/2))
 			return image.Rect(x0, top, x0+tw, bottom)
 		}
-		taken := func(b image.Rectangle) bool { return overlapsAny(b, row) }
+		var found []image.Rectangle
+		// A place's box reaches over no box of the row, or another place's, further than
+		// the row's boxes reach over each other (within a pixel or two of rounding): at a
+		// pitch a little off a row spaced unevenly, a place drifts off its tube onto the
+		// next one's.
+		reach := rowReachOver(row) + 2
+		taken := func(b image.Rectangle) bool {
+			return overlapsAny(b, row) || overlapsAny(b, found) || reachesOver(b, row, reach) || reachesOver(b, found, reach)
+		}
 		// The board's span: where the other rows' tubes stand. A place beyond this row's ends
 		// but within it is inside the board, where no button or doodle stands.
 		lo, hi := math.Inf(1), math.Inf(-1)
@@ -93,7 +101,6 @@ func (f *frame) completeRows(l tubeLayout, cands []image.Rectangle, faint func()
 			}
 			return empties
 		}
-		var found []image.Rectangle
 		inBoard := func(b image.Rectangle) bool {
 			return float64(b.Min.X) >= lo-float64(tw)/4 && float64(b.Max.X) <= hi+float64(tw)/4
 		}
@@ -154,6 +161,24 @@ func (f *frame) completeRows(l tubeLayout, cands []image.Rectangle, faint func()
 		cue = fmt.Sprintf("%s, %d tubes added at 1/%d of the rows' pitch", l.cue, added, split)
 	}
 	return f.withCurtains(cue, f.clipRows(out), cands, l.pale), true
+}
+
+// rowReachOver is how far, in pixels, the boxes of row reach over their neighbours' at most:
+// 0 where they stand clear of each other.
+func rowReachOver(row []image.Rectangle) int {
+	most := 0
+	for i := 1; i < len(row); i++ {
+		most = max(most, row[i-1].Max.X-row[i].Min.X)
+	}
+	return most
+}
+
+// reachesOver reports whether box b reaches over a box of boxes sharing its height further
+// than reach pixels across.
+func reachesOver(b image.Rectangle, boxes []image.Rectangle, reach int) bool {
+	return slices.ContainsFunc(boxes, func(o image.Rectangle) bool {
+		return o.Min.Y < b.Max.Y && b.Min.Y < o.Max.Y && min(b.Max.X, o.Max.X)-max(b.Min.X, o.Min.X) > reach
+	})
 }
 
 // besideRow reports whether box b shares height with a tube of a row other than row i.
