@@ -620,17 +620,18 @@ type endPlace struct {
 // tube found or, when every tube found holds liquid, like the empty glass above the liquid of
 // the tube with the most of it (headroomTemplate). A row spaces its tubes at its pitch, or
 // unevenly: the place is looked for from the narrowest gap between the row's tubes, less
-// endSlack of it, to the widest, plus endSlack of it.
+// endSlack of it, to the widest, plus endSlack of it (a row of one takes its gap from the
+// rows' pitch, and has none where they keep none in common).
 func (f *frame) emptyBeyondEnds(rows [][]image.Rectangle, cols []column) []endPlace {
 	tpl, ok := f.emptyTemplate(cols)
-	pitch := commonPitch(rows)
-	if !ok || pitch <= 0 {
+	if !ok {
 		return nil
 	}
+	pitch := commonPitch(rows) // (a row of one has no gaps of its own: the rows' pitch tells them)
 	all := slices.Concat(rows...)
 	var out []endPlace
 	for i, row := range rows {
-		if len(row) == 0 {
+		if len(row) == 0 || len(row) == 1 && pitch <= 0 {
 			continue
 		}
 		lo, hi := rowGaps(row, pitch)

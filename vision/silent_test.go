@@ -151,6 +151,7 @@ func TestOnceSilentlyWrong(t *testing.T) {
 		{20261326784008, true, "frosted glass over a bokeh spot, above a tube's two units up to its top, read as two units of grey beside a curtain that keeps the counts from missing them (highTop: no liquid rises above the row's full tubes'; the reading with that run as glass wins)"},
 		{20261326784381, true, "the same over a flask's shoulder, one unit, beside hidden units and a curtain"},
 		{20261326784162, false, "two curtains of a saturated cloth, their lanterns duller than it, missed in rows spaced unevenly, the hidden units told by the rules alone keeping the counts (refused: a gap as wide as a tube and the narrowest gap each side holds a place, holes)"},
+		{20261327784022, true, "an empty tube beyond the end of a row spaced unevenly missed, beside a curtain and a mystery board of dark boxes with \"?\" (emptyBeyondEnds looked for places only where the rows keep a pitch in common; a row of two tubes or more tells its gaps itself)"},
 		{20261327784296, false, "a place added at the pitch of a row spaced a little unevenly, drifted off its tube onto the next one's box by a fifth of its width, read empty: the tube's top unit and three hidden units lost, the hidden units told by the rules alone keeping the counts (refused: a place's box may reach over a neighbour's no further than the row's boxes reach over each other)"},
 	} {
 		scene, err := render.Random(tc.seed)
