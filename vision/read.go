@@ -2272,6 +2272,16 @@ func (r *Reading) colors(cols []column, counts []int, samples []unitSample, capa
 	for i, n := range nameColors(ordered) {
 		names[order[i]] = n
 	}
+	// Room for a colour of its own out of view: hidden units, or covered tubes holding a whole
+	// tube's worth more than the colours in view lack.
+	ownRoom := hidden > 0
+	if covers := countFunc(cols, func(c column) bool { return c.curtain }); covers > 0 {
+		missing := 0
+		for _, m := range members {
+			missing += max(0, capacity-len(m))
+		}
+		ownRoom = ownRoom || covers*capacity-missing >= capacity
+	}
 	tubes := make([][]string, len(cols))
 	si, vi := 0, 0
 	for i := range cols {
@@ -2280,7 +2290,7 @@ func (r *Reading) colors(cols []column, counts []int, samples []unitSample, capa
 			if cols[i].frameOnly {
 				r.doubt(brokenConfidence, "tube %d's curtain: its lantern is a frame round a pane like the cloth, so the colour it names may be only the frame's", i+1)
 			}
-			if why := lanternDoubt(cols[i].lantern, means, hidden > 0); why != "" {
+			if why := lanternDoubt(cols[i].lantern, means, ownRoom); why != "" {
 				r.doubt(brokenConfidence, "tube %d's curtain: %s", i+1, why)
 			}
 			continue
@@ -2360,13 +2370,13 @@ func bottomsOnly(tubes [][]string, name string) bool {
 
 // lanternDoubt says why the colour a lantern shows does not name one colour in view for
 // sure: it is about as near two of them (within lanternMargin, while within lanternMargin of
-// lanternDE of the nearer), near none while no hidden unit can hold the colour it waits for
-// (or while it is grey, chroma under hiddenLookChroma: liquids are coloured, and a gilt frame
-// sampled with the pane it holds mixes to grey), or, where hidden units may hold a colour of
-// their own, only roughly like the one it is nearest (lanternSure or more: a lantern shows
-// its colour as the liquid does, and a near pair of colours differs by little more). It is
-// "" when the lantern is clear.
-func lanternDoubt(c lab, means []lab, hidden bool) string {
+// lanternDE of the nearer), near none while nothing out of view can hold the colour it waits
+// for (or while it is grey, chroma under hiddenLookChroma: liquids are coloured, and a gilt
+// frame sampled with the pane it holds mixes to grey), or, where hidden units or the covered
+// tubes may hold a colour of their own (own), only roughly like the one it is nearest
+// (lanternSure or more: a lantern shows its colour as the liquid does, and a near pair of
+// colours differs by little more). It is "" when the lantern is clear.
+func lanternDoubt(c lab, means []lab, own bool) string {
 	d := make([]float64, len(means))
 	for g, m := range means {
 		d[g] = deltaE(c, m)
@@ -2376,12 +2386,12 @@ func lanternDoubt(c lab, means []lab, hidden bool) string {
 	case len(d) > 1 && d[0] < lanternDE+lanternMargin && d[1]-d[0] < lanternMargin:
 		return fmt.Sprintf("its lantern is about as near two colours (ΔE %.0f and %.0f)", d[0], d[1])
 	case len(d) == 0 || d[0] >= lanternDE:
-		if hidden && c.Chroma() >= hiddenLookChroma {
-			return "" // a colour the hidden units may hold
+		if own && c.Chroma() >= hiddenLookChroma {
+			return "" // a colour out of view
 		}
 		return "its lantern matches no colour in view"
-	case hidden && d[0] >= lanternSure:
-		return fmt.Sprintf("its lantern is only roughly like the nearest colour in view (ΔE %.0f): it may wait for a colour the hidden units hold", d[0])
+	case own && d[0] >= lanternSure:
+		return fmt.Sprintf("its lantern is only roughly like the nearest colour in view (ΔE %.0f): it may wait for a colour out of view", d[0])
 	}
 	return ""
 }
