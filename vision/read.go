@@ -1973,6 +1973,8 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 			u.layout.startFull = append(u.layout.startFull, b)
 		}
 		r.doubt(brokenConfidence, "tube %d is full of one colour on a mystery board no pour has touched (every other tube full, its top unit alone in view): a cover or a decoration read as liquid", i+1)
+	} else if i := shownAtStart(tubes, capacity); i >= 0 {
+		r.doubt(brokenConfidence, "tube %d shows all its units on a mystery board no pour has touched (every other tube full, its top unit alone in view): a cover's panel read as liquid", i+1)
 	}
 	if n := hiddenUnits(level); n > 0 && !level.HasCurtains() && completeColors(level) == visibleColors(level) {
 		// Every colour in view is complete, so the hidden units are colours of their own, none
@@ -2625,6 +2627,34 @@ func completeAtStart(tubes [][]string, capacity int) int {
 		return -1
 	}
 	return complete
+}
+
+// shownAtStart returns the first tube of two units or more, every one in view, on a board
+// where every other tube holding anything is full with its top unit alone in view
+// (minAtStart of them or more), or -1. On a mystery level's deal, untouched, each tube hides
+// all but its top unit (a pour into a tube comes from another, which then shows more or holds
+// less): a tube showing more is a cover's panel or its badge read as liquid (a sheet's
+// layers beside grey boxes with "?" that look like its cloth, 20261327783978).
+func shownAtStart(tubes [][]string, capacity int) int {
+	shown, untouched := -1, 0
+	for i, t := range tubes {
+		hidden := countFunc(t, func(c string) bool { return c == "?" })
+		switch {
+		case len(t) == 0 || covered(t):
+		case len(t) >= 2 && hidden == 0:
+			if shown < 0 {
+				shown = i
+			}
+		case len(t) == capacity && t[len(t)-1] != "?" && hidden == capacity-1:
+			untouched++
+		default:
+			return -1
+		}
+	}
+	if untouched < minAtStart {
+		return -1
+	}
+	return shown
 }
 
 // minAtStart is the fewest untouched mystery tubes completeAtStart needs to call a board a deal.

@@ -241,6 +241,31 @@ func TestCompleteAtStart(t *testing.T) {
 	}
 }
 
+func TestShownAtStart(t *testing.T) {
+	m := func(top string) []string { return []string{"?", "?", "?", top} }
+	panel := []string{"w", "w", "o", "r"}
+	for _, tc := range []struct {
+		name  string
+		tubes [][]string
+		want  int
+	}{
+		{"a panel of layers beside an untouched deal", [][]string{m("r"), {}, m("g"), panel, m("b"), {}}, 3},
+		{"two panels, beside a curtain", [][]string{m("r"), panel, m("g"), {"curtain:n"}, m("b"), panel}, 1},
+		{"a tube of two units in view", [][]string{m("r"), m("g"), {"b", "y"}, m("b")}, 2},
+		{"no tube shows more than its top", [][]string{m("r"), m("g"), m("b"), {}}, -1},
+		{"a tube poured from: it shows two units", [][]string{m("r"), panel, m("g"), {"?", "?", "b", "b"}, m("y")}, -1},
+		{"a tube poured from: it holds fewer", [][]string{m("r"), panel, m("g"), m("b"), {"?", "y"}}, -1},
+		{"too few tubes to call it a deal", [][]string{m("r"), panel, m("g"), {}}, -1},
+		{"a tube of one unit in view", [][]string{m("r"), {"y"}, m("g"), m("b")}, -1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := shownAtStart(tc.tubes, 4); got != tc.want {
+				t.Errorf("got %d, want %d", got, tc.want)
+			}
+		})
+	}
+}
+
 // TestLabelsUnderTubes: a number label (or a holder) under each tube joins its outline, so
 // the box runs below the tube's foot and the background between them reads as one unit more
 // at every tube's bottom. The boxes cut above those runs read the level (footCut); without

@@ -154,6 +154,7 @@ func TestOnceSilentlyWrong(t *testing.T) {
 		{20261327784022, true, "an empty tube beyond the end of a row spaced unevenly missed, beside a curtain and a mystery board of dark boxes with \"?\" (emptyBeyondEnds looked for places only where the rows keep a pitch in common; a row of two tubes or more tells its gaps itself)"},
 		{20261327784296, false, "a place added at the pitch of a row spaced a little unevenly, drifted off its tube onto the next one's box by a fifth of its width, read empty: the tube's top unit and three hidden units lost, the hidden units told by the rules alone keeping the counts (refused: a place's box may reach over a neighbour's no further than the row's boxes reach over each other)"},
 		{20261327784284, false, "a lid's padlock, peach, named after a greyish-pink liquid ΔE 12 from it, though the two lids hold four units more than the colours in view lack, room for a colour of their own (refused: lanternDoubt takes the covered tubes' room as it takes hidden units)"},
+		{20261327783978, false, "two sheets beside a mystery board of grey boxes with \"?\" that look like their cloth: the layout with them read as tubes, their panels and badges as four units in view each, kept the rules at 1.00, the hidden units told by their glyphs (refused: a tube showing all its units on a board whose every other tube is full with its top alone in view, shownAtStart)"},
 	} {
 		scene, err := render.Random(tc.seed)
 		if err != nil {
