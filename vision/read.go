@@ -2608,53 +2608,51 @@ func shownUnderHidden(tubes [][]string) int {
 // shows more or holds less, and games deal no tube complete. So the complete tube is no
 // liquid (a curtain's cloth, a lid) when at least minAtStart tubes show the untouched deal.
 func completeAtStart(tubes [][]string, capacity int) int {
-	complete, untouched := -1, 0
-	for i, t := range tubes {
-		switch {
-		case len(t) == 0:
-		case len(t) == capacity && t[0] != "?" && !slices.ContainsFunc(t, func(c string) bool { return c != t[0] }):
-			if complete >= 0 {
-				return -1
-			}
-			complete = i
-		case len(t) == capacity && t[len(t)-1] != "?" && countFunc(t, func(c string) bool { return c == "?" }) == capacity-1:
-			untouched++
-		default:
-			return -1
-		}
-	}
-	if untouched < minAtStart {
+	i, n := oddAtStart(tubes, capacity, func(t []string) bool {
+		return len(t) == capacity && t[0] != "?" && !slices.ContainsFunc(t, func(c string) bool { return c != t[0] })
+	}, func(t []string) bool { return len(t) == 0 })
+	if n != 1 {
 		return -1
 	}
-	return complete
+	return i
 }
 
 // shownAtStart returns the first tube of two units or more, every one in view, on a board
-// where every other tube holding anything is full with its top unit alone in view
-// (minAtStart of them or more), or -1. On a mystery level's deal, untouched, each tube hides
-// all but its top unit (a pour into a tube comes from another, which then shows more or holds
-// less): a tube showing more is a cover's panel or its badge read as liquid (a sheet's
-// layers beside grey boxes with "?" that look like its cloth, 20261327783978).
+// where every other tube holding anything but a curtain is full with its top unit alone in
+// view (minAtStart of them or more), or -1. On a mystery level's deal, untouched, each tube
+// hides all but its top unit (a pour into a tube comes from another, which then shows more
+// or holds less): a tube showing more is a cover's panel or its badge read as liquid (a
+// sheet's layers beside grey boxes with "?" that look like its cloth, 20261327783978).
 func shownAtStart(tubes [][]string, capacity int) int {
-	shown, untouched := -1, 0
+	i, _ := oddAtStart(tubes, capacity, func(t []string) bool {
+		return len(t) >= 2 && !slices.Contains(t, "?")
+	}, func(t []string) bool { return len(t) == 0 || covered(t) })
+	return i
+}
+
+// oddAtStart returns the first tube odd holds for and how many it holds for, on a board
+// where every other tube but those aside holds for is full with its top unit alone in view,
+// minAtStart of them or more: a mystery level's deal, untouched. It returns -1 and 0 for any
+// other board.
+func oddAtStart(tubes [][]string, capacity int, odd, aside func([]string) bool) (first, n int) {
+	first, untouched := -1, 0
 	for i, t := range tubes {
-		hidden := countFunc(t, func(c string) bool { return c == "?" })
 		switch {
-		case len(t) == 0 || covered(t):
-		case len(t) >= 2 && hidden == 0:
-			if shown < 0 {
-				shown = i
+		case aside(t):
+		case odd(t):
+			if n++; first < 0 {
+				first = i
 			}
-		case len(t) == capacity && t[len(t)-1] != "?" && hidden == capacity-1:
+		case len(t) == capacity && t[len(t)-1] != "?" && countFunc(t, func(c string) bool { return c == "?" }) == capacity-1:
 			untouched++
 		default:
-			return -1
+			return -1, 0
 		}
 	}
 	if untouched < minAtStart {
-		return -1
+		return -1, 0
 	}
-	return shown
+	return first, n
 }
 
 // minAtStart is the fewest untouched mystery tubes completeAtStart needs to call a board a deal.
