@@ -1973,8 +1973,8 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 			u.layout.startFull = append(u.layout.startFull, b)
 		}
 		r.doubt(brokenConfidence, "tube %d is full of one colour on a mystery board no pour has touched (every other tube full, its top unit alone in view): a cover or a decoration read as liquid", i+1)
-	} else if i := shownAtStart(tubes, capacity); i >= 0 {
-		r.doubt(brokenConfidence, "tube %d shows all its units on a mystery board no pour has touched (every other tube full, its top unit alone in view): a cover's panel read as liquid", i+1)
+	} else if i := shownAtStart(tubes, capacity, func(i int) bool { return slices.Contains(u.layout.clothRead, cols[i].box) }); i >= 0 {
+		r.doubt(brokenConfidence, "tube %d, found as a curtain, shows all its units on a mystery board no pour has touched (every other tube full, its top unit alone in view): a cover's panel read as liquid", i+1)
 	}
 	if n := hiddenUnits(level); n > 0 && !level.HasCurtains() && completeColors(level) == visibleColors(level) {
 		// Every colour in view is complete, so the hidden units are colours of their own, none
@@ -2608,7 +2608,7 @@ func shownUnderHidden(tubes [][]string) int {
 // shows more or holds less, and games deal no tube complete. So the complete tube is no
 // liquid (a curtain's cloth, a lid) when at least minAtStart tubes show the untouched deal.
 func completeAtStart(tubes [][]string, capacity int) int {
-	i, n := oddAtStart(tubes, capacity, func(t []string) bool {
+	i, n := oddAtStart(tubes, capacity, func(_ int, t []string) bool {
 		return len(t) == capacity && t[0] != "?" && !slices.ContainsFunc(t, func(c string) bool { return c != t[0] })
 	}, func(t []string) bool { return len(t) == 0 })
 	if n != 1 {
@@ -2617,15 +2617,17 @@ func completeAtStart(tubes [][]string, capacity int) int {
 	return i
 }
 
-// shownAtStart returns the first tube of two units or more, every one in view, on a board
-// where every other tube holding anything but a curtain is full with its top unit alone in
-// view (minAtStart of them or more), or -1. On a mystery level's deal, untouched, each tube
-// hides all but its top unit (a pour into a tube comes from another, which then shows more
-// or holds less): a tube showing more is a cover's panel or its badge read as liquid (a
-// sheet's layers beside grey boxes with "?" that look like its cloth, 20261327783978).
-func shownAtStart(tubes [][]string, capacity int) int {
-	i, _ := oddAtStart(tubes, capacity, func(t []string) bool {
-		return len(t) >= 2 && !slices.Contains(t, "?")
+// shownAtStart returns the first tube found as a curtain (cloth reports which) holding two
+// units or more, every one in view, on a board where every other tube holding anything but
+// a curtain is full with its top unit alone in view (minAtStart of them or more), or -1. On
+// a mystery level's deal, untouched, a tube found as a curtain that shows more than its top
+// is a cover's panel or its badge read as liquid (a sheet's layers beside grey boxes with "?"
+// that look like its cloth, 20261327783978). (Some games deal a tube or two all in view
+// among the mystery tubes, as sshcrack's discovery level 20 does: a tube found as no
+// curtain is no cover.)
+func shownAtStart(tubes [][]string, capacity int, cloth func(int) bool) int {
+	i, _ := oddAtStart(tubes, capacity, func(i int, t []string) bool {
+		return cloth(i) && len(t) >= 2 && !slices.Contains(t, "?")
 	}, func(t []string) bool { return len(t) == 0 || covered(t) })
 	return i
 }
@@ -2634,12 +2636,12 @@ func shownAtStart(tubes [][]string, capacity int) int {
 // where every other tube but those aside holds for is full with its top unit alone in view,
 // minAtStart of them or more: a mystery level's deal, untouched. It returns -1 and 0 for any
 // other board.
-func oddAtStart(tubes [][]string, capacity int, odd, aside func([]string) bool) (first, n int) {
+func oddAtStart(tubes [][]string, capacity int, odd func(int, []string) bool, aside func([]string) bool) (first, n int) {
 	first, untouched := -1, 0
 	for i, t := range tubes {
 		switch {
 		case aside(t):
-		case odd(t):
+		case odd(i, t):
 			if n++; first < 0 {
 				first = i
 			}

@@ -245,21 +245,23 @@ func TestShownAtStart(t *testing.T) {
 	m := func(top string) []string { return []string{"?", "?", "?", top} }
 	panel := []string{"w", "w", "o", "r"}
 	for _, tc := range []struct {
-		name  string
-		tubes [][]string
-		want  int
+		name     string
+		tubes    [][]string
+		want     int
+		notCloth []int // tubes found as no curtain
 	}{
-		{"a panel of layers beside an untouched deal", [][]string{m("r"), {}, m("g"), panel, m("b"), {}}, 3},
-		{"two panels, beside a curtain", [][]string{m("r"), panel, m("g"), {"curtain:n"}, m("b"), panel}, 1},
-		{"a tube of two units in view", [][]string{m("r"), m("g"), {"b", "y"}, m("b")}, 2},
-		{"no tube shows more than its top", [][]string{m("r"), m("g"), m("b"), {}}, -1},
-		{"a tube poured from: it shows two units", [][]string{m("r"), panel, m("g"), {"?", "?", "b", "b"}, m("y")}, -1},
-		{"a tube poured from: it holds fewer", [][]string{m("r"), panel, m("g"), m("b"), {"?", "y"}}, -1},
-		{"too few tubes to call it a deal", [][]string{m("r"), panel, m("g"), {}}, -1},
-		{"a tube of one unit in view", [][]string{m("r"), {"y"}, m("g"), m("b")}, -1},
+		{"a panel of layers beside an untouched deal", [][]string{m("r"), {}, m("g"), panel, m("b"), {}}, 3, nil},
+		{"two panels, beside a curtain", [][]string{m("r"), panel, m("g"), {"curtain:n"}, m("b"), panel}, 1, nil},
+		{"a tube of two units in view", [][]string{m("r"), m("g"), {"b", "y"}, m("b")}, 2, nil},
+		{"no tube shows more than its top", [][]string{m("r"), m("g"), m("b"), {}}, -1, nil},
+		{"a tube poured from: it shows two units", [][]string{m("r"), panel, m("g"), {"?", "?", "b", "b"}, m("y")}, -1, nil},
+		{"a tube poured from: it holds fewer", [][]string{m("r"), panel, m("g"), m("b"), {"?", "y"}}, -1, nil},
+		{"too few tubes to call it a deal", [][]string{m("r"), panel, m("g"), {}}, -1, nil},
+		{"a tube of one unit in view", [][]string{m("r"), {"y"}, m("g"), m("b")}, -1, nil},
+		{"a tube all in view found as no curtain: dealt so", [][]string{m("r"), panel, m("g"), m("b")}, -1, []int{1}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := shownAtStart(tc.tubes, 4); got != tc.want {
+			if got := shownAtStart(tc.tubes, 4, func(i int) bool { return !slices.Contains(tc.notCloth, i) }); got != tc.want {
 				t.Errorf("got %d, want %d", got, tc.want)
 			}
 		})
