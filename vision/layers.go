@@ -82,6 +82,13 @@ func (c column) empty() bool { return c.bottom == 0 }
 // over the column's liquid.
 func (c column) lidOverLiquid() bool { return !c.empty() && c.lid.y1 > 0 }
 
+// reachesTop reports whether the column's liquid reaches within glassReach of its box's
+// height of the box's top, as glass read as liquid does (a liquid's top layer, with the
+// empty glass above it, stops short of it).
+func (c column) reachesTop() bool {
+	return float64(c.top-c.box.Min.Y) <= glassReach*float64(c.box.Dy())
+}
+
 // medianLab is the per-channel median of the frame's pixels in r (clipped to the frame).
 func (f *frame) medianLab(r image.Rectangle) (lab, bool) {
 	r = f.clip(r)

@@ -688,13 +688,18 @@ func (f *frame) loneFeet(h *hypothesis) (feet []image.Rectangle, spots bool) {
 // oneTint reports whether the top runs of the columns of hypothesis h at boxes tops all lie
 // within lidDE of each other.
 func oneTint(h *hypothesis, tops []image.Rectangle) bool {
-	var cs []lab
-	for _, c := range h.cols {
-		if slices.Contains(tops, c.box) && len(c.runs) > 0 {
-			cs = append(cs, c.runs[len(c.runs)-1])
+	return distinctColors(topRuns(h.cols, tops), lidDE) <= 1
+}
+
+// topRuns are the top runs of the columns at boxes.
+func topRuns(cols []column, boxes []image.Rectangle) []lab {
+	var out []lab
+	for _, c := range cols {
+		if slices.Contains(boxes, c.box) && len(c.runs) > 0 {
+			out = append(out, c.runs[len(c.runs)-1])
 		}
 	}
-	return distinctColors(cs, lidDE) <= 1
+	return out
 }
 
 // hiddenLanterns are the curtains among curtains that, read as tubes in hypothesis h, show
@@ -770,7 +775,7 @@ func loneTops(h *hypothesis) []image.Rectangle {
 	var tops []image.Rectangle
 	for i, t := range l.Tubes {
 		c := h.cols[i]
-		if len(t) < 2 || len(c.bounds) == 0 || float64(c.top-c.box.Min.Y) > glassReach*float64(c.box.Dy()) {
+		if len(t) < 2 || len(c.bounds) == 0 || !c.reachesTop() {
 			continue
 		}
 		k, run := t[len(t)-1], 0
@@ -784,14 +789,9 @@ func loneTops(h *hypothesis) []image.Rectangle {
 	// Glass has one tint: a top run up to another tube's top over other layers, alike within
 	// glassDE of a lone one, is the glass too (its colour is no lone one where the glass over
 	// several tubes adds up to a colour's worth).
-	var tints []lab
+	tints := topRuns(h.cols, tops)
 	for _, c := range h.cols {
-		if slices.Contains(tops, c.box) && len(c.runs) > 0 {
-			tints = append(tints, c.runs[len(c.runs)-1])
-		}
-	}
-	for _, c := range h.cols {
-		if len(c.bounds) == 0 || len(c.runs) == 0 || slices.Contains(tops, c.box) || float64(c.top-c.box.Min.Y) > glassReach*float64(c.box.Dy()) {
+		if len(c.bounds) == 0 || len(c.runs) == 0 || slices.Contains(tops, c.box) || !c.reachesTop() {
 			continue
 		}
 		if top := c.runs[len(c.runs)-1]; slices.ContainsFunc(tints, func(g lab) bool { return deltaE(g, top) < glassDE }) {
@@ -2278,11 +2278,11 @@ func (r *Reading) colors(cols []column, counts []int, samples []unitSample, capa
 	// tube's worth more than the colours in view lack.
 	ownRoom := hidden > 0
 	if covers := countFunc(cols, func(c column) bool { return c.curtain }); covers > 0 {
-		missing := 0
-		for _, m := range members {
-			missing += max(0, capacity-len(m))
+		sizes := make([]int, len(members))
+		for g, m := range members {
+			sizes[g] = len(m)
 		}
-		ownRoom = ownRoom || covers*capacity-missing >= capacity
+		ownRoom = ownRoom || covers*capacity-shortfall(sizes, capacity) >= capacity
 	}
 	tubes := make([][]string, len(cols))
 	si, vi := 0, 0
@@ -2700,11 +2700,17 @@ func coveredShortfall(l *solver.Level) (missing, room int) {
 			room += l.Capacity
 		}
 	}
-	counts := visibleCounts(l)
-	for c := 1; c < len(counts); c++ {
-		missing += max(0, l.Capacity-counts[c])
+	return shortfall(visibleCounts(l)[1:], l.Capacity), room
+}
+
+// shortfall is the units colours of the sizes given (units in view each) lack to make
+// capacity each.
+func shortfall(sizes []int, capacity int) int {
+	n := 0
+	for _, k := range sizes {
+		n += max(0, capacity-k)
 	}
-	return missing, room
+	return n
 }
 
 // widestGroup is the largest distance between two units given the same colour.

@@ -317,9 +317,8 @@ func (f *frame) dropGlassTops(cols []column, rooms [][2]int) {
 	glasses := f.glassSeen(cols)
 	seen := len(glasses) // glass seen directly, in empty tubes, the headroom or above liquid
 	shared := medianOf(sampled)
-	// Glass read as liquid reaches up to the tube's top; a liquid's top layer, with the empty
-	// glass above it, stops short of it.
-	reaches := func(c column) bool { return float64(c.top-c.box.Min.Y) <= glassReach*float64(c.box.Dy()) }
+	// Glass read as liquid reaches up to the tube's top (column.reachesTop).
+	reaches := column.reachesTop
 	var sharing []int // the tubes whose top is the shared one, up to their top
 	layered := 0
 	for i, c := range cols {
