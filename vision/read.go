@@ -1798,8 +1798,11 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 		// hidden units or, told by the rules alone, they fill minHeadroomTubes tubes or more
 		// (on a few tubes found, such hidden units make any reading keep the rules: 85000348,
 		// four tubes of a board of 21).
+		// On a mystery level's deal, untouched, the curtains' tubes are full too: they add
+		// whole tubes to the total, which must divide by the capacity as without curtains.
 		h = heightCapacity(cols, u.unit)
-		fits := len(u.layout.curtains) > 0 || u.total%max(h, 1) == 0
+		dealt := dealtUntouched(cols, counts, samples)
+		fits := len(u.layout.curtains) > 0 && !dealt || u.total%max(h, 1) == 0
 		wet := countFunc(counts, func(n int) bool { return n > 0 })
 		switch {
 		case h > capacity && !fits && (!inferred || wet >= minHeadroomTubes):
@@ -1809,7 +1812,7 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 			// the fullest, or each a unit or more short of the height, keep the counts alike.
 			r.doubt(brokenConfidence, "hidden units told by no glyph, and curtains, in tubes as tall as %d whose fullest holds %d: the capacity is unsure", h, capacity)
 			capacity = max(capacity, h)
-		case !evenlyFilled(cols, counts):
+		case !evenlyFilled(cols, counts) && !dealt:
 			if h > capacity && len(u.layout.curtains) == 0 && capacity >= minReadCapacity && u.total%capacity == 0 {
 				fullest = capacity
 			}
@@ -2115,6 +2118,31 @@ func heightCapacity(cols []column, unit float64) int {
 	}
 	slices.Sort(ratios)
 	return int(ratios[len(ratios)/2] - headroomSlack)
+}
+
+// dealtUntouched reports whether the tubes show a mystery level's deal no pour has touched:
+// every tube holding liquid, curtains aside, holds as many units as the others, all hidden
+// but its top one, minAtStart tubes or more. A pour from such a tube shows the unit under
+// the one poured and leaves the tube it pours into fuller, so every tube is as its deal left
+// it, full: the room above them is the tubes' headroom, and the curtains hide full tubes.
+func dealtUntouched(cols []column, counts []int, samples []unitSample) bool {
+	n, start, dealt := 0, 0, 0
+	for i, c := range cols {
+		k := counts[i]
+		if c.curtain || k == 0 {
+			start += k
+			continue
+		}
+		if n == 0 {
+			n = k
+		}
+		if k != n || k < 2 || samples[start+k-1].hidden || slices.ContainsFunc(samples[start:start+k-1], func(s unitSample) bool { return !s.hidden }) {
+			return false
+		}
+		start += k
+		dealt++
+	}
+	return dealt >= minAtStart
 }
 
 // evenlyFilled reports whether no tube is covered and every tube with liquid holds as many

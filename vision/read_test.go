@@ -268,6 +268,46 @@ func TestShownAtStart(t *testing.T) {
 	}
 }
 
+// TestDealtUntouched tells a mystery deal no pour has touched: every tube holding liquid,
+// curtains aside, as full as the others, all its units hidden but the top one.
+func TestDealtUntouched(t *testing.T) {
+	type tube struct {
+		curtain bool
+		units   string // bottom up: '?' hidden, any other a colour in view
+	}
+	deal := tube{units: "???r"}
+	for _, tc := range []struct {
+		name  string
+		tubes []tube
+		want  bool
+	}{
+		{"a deal beside curtains and empty tubes", []tube{deal, {curtain: true}, deal, deal, {}, {curtain: true}}, true},
+		{"a deal of three", []tube{deal, deal, deal}, true},
+		{"too few tubes to call it a deal", []tube{deal, deal, {curtain: true}}, false},
+		{"a tube poured from: it holds fewer", []tube{deal, deal, deal, {units: "??r"}}, false},
+		{"a tube poured into: it holds more", []tube{deal, deal, deal, {units: "???rr"}}, false},
+		{"a tube showing two units", []tube{deal, deal, deal, {units: "??gr"}}, false},
+		{"a top unit hidden", []tube{deal, deal, deal, {units: "????"}}, false},
+		{"no hidden unit", []tube{{units: "bgyr"}, {units: "bgyr"}, {units: "bgyr"}}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var cols []column
+			var counts []int
+			var samples []unitSample
+			for _, tb := range tc.tubes {
+				cols = append(cols, column{curtain: tb.curtain})
+				counts = append(counts, len(tb.units))
+				for _, u := range tb.units {
+					samples = append(samples, unitSample{hidden: u == '?'})
+				}
+			}
+			if got := dealtUntouched(cols, counts, samples); got != tc.want {
+				t.Errorf("got %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
 // TestLabelsUnderTubes: a number label (or a holder) under each tube joins its outline, so
 // the box runs below the tube's foot and the background between them reads as one unit more
 // at every tube's bottom. The boxes cut above those runs read the level (footCut); without
