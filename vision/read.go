@@ -173,8 +173,9 @@ type tubeLayout struct {
 	glass []image.Rectangle
 	// glassTops are boxes whose top run is read as the glass above the liquid (see loneTops).
 	glassTops []image.Rectangle
-	// high are the boxes whose top run rises above its row's full tubes' liquid (highTop),
-	// set when read: the glass over something behind it, a hypothesis (see read).
+	// high are the boxes whose top run rises above its row's full tubes' liquid (highTop)
+	// or looks like the glass over the background beside it (glassColour), set when read:
+	// the glass over something behind it, a hypothesis (see read).
 	high []image.Rectangle
 	// raiseCut raises the runs taken for corks in boxes cut at their liquid's top
 	// (raiseLids), raiseFill those a fuller column alone tells from a cork too; cut is the
@@ -565,13 +566,14 @@ func (f *frame) readFrom(base Reading, cands []image.Rectangle) (*Reading, error
 			}
 		}
 	}
-	// A top run rising above its row's full tubes' liquid, one colour across their top, is
-	// the glass over something behind it (highTop): a reading with it as glass, kept where
-	// the rules verify it.
+	// A top run rising above its row's full tubes' liquid, one colour across their top
+	// (highTop), or looking like the glass over the background beside it (glassColour), is
+	// the glass over something behind it: a reading with it as glass, kept where the rules
+	// verify it.
 	for _, h := range hs {
 		if len(h.high) > 0 && len(h.glassTops) == 0 {
 			l := h.tubeLayout
-			l.cue, l.glassTops, l.high = l.cue+", a run above the full tubes' liquid read as glass", h.high, nil
+			l.cue, l.glassTops, l.high = l.cue+", a run like the glass over what lies behind it read as glass", h.high, nil
 			if v := f.interpret(l, base); v.verified() {
 				hs = append(hs, v)
 			}
@@ -771,18 +773,9 @@ func loneTops(h *hypothesis) []image.Rectangle {
 	if l.HasHidden() || l.HasCurtains() || len(h.cols) != len(l.Tubes) {
 		return nil
 	}
-	counts := visibleCounts(l)
 	var tops []image.Rectangle
-	for i, t := range l.Tubes {
-		c := h.cols[i]
-		if len(t) < 2 || len(c.bounds) == 0 || !c.reachesTop() {
-			continue
-		}
-		k, run := t[len(t)-1], 0
-		for run < len(t) && t[len(t)-1-run] == k {
-			run++
-		}
-		if counts[k] == run && run < l.Capacity && run < len(t) {
+	for i := range l.Tubes {
+		if c := h.cols[i]; len(c.bounds) > 0 && c.reachesTop() && loneTop(l.Tubes, i, l.Capacity) {
 			tops = append(tops, c.box)
 		}
 	}
@@ -799,6 +792,30 @@ func loneTops(h *hypothesis) []image.Rectangle {
 		}
 	}
 	return tops
+}
+
+// loneTop reports whether tube i's top run is in a colour no other tube shows, too little of
+// it to make a tube's worth, over another layer of its own.
+func loneTop[C comparable](tubes [][]C, i, capacity int) bool {
+	t := tubes[i]
+	if len(t) < 2 {
+		return false
+	}
+	k, run := t[len(t)-1], topRun(t)
+	n := 0
+	for _, o := range tubes {
+		n += countFunc(o, func(c C) bool { return c == k })
+	}
+	return n == run && run < capacity && run < len(t)
+}
+
+// topRun is the length of tube t's top run: the units at its top in its top unit's colour.
+func topRun[C comparable](t []C) int {
+	run := 0
+	for run < len(t) && t[len(t)-1-run] == t[len(t)-1] {
+		run++
+	}
+	return run
 }
 
 // footCut is the hypothesis' rows with the boxes cut above the run their liquid rests on where
@@ -1309,6 +1326,8 @@ func (f *frame) readAtUnit(l *tubeLayout, r *Reading, cols []column, rooms [][2]
 	u.fullRead = f.fullReadEmpty(cols)
 	u.glass, u.hasGlass = f.emptyGlass(cols)
 	u.glasses = f.bandsAbove(cols, glassBandRoom)
+	u.rooms = rooms
+	u.law, u.hasLaw = f.fitGlass(cols, rooms)
 	if u.hasGlass {
 		u.glasses = append(u.glasses, u.glass)
 	}
@@ -1775,9 +1794,12 @@ type layoutUnits struct {
 	unit     float64
 	glass    lab
 	hasGlass bool
-	glasses  []lab // the glass as each tube shows it: the empty tubes' inside, the room above liquid
-	beyond   int   // places a pitch beyond a row's end where liquid rests (liquidBeyondEnds)
-	fullRead int   // a tube read empty that looks full of one colour, or -1 (fullReadEmpty)
+	glasses  []lab    // the glass as each tube shows it: the empty tubes' inside, the room above liquid
+	rooms    [][2]int // the free room beside each column (see beside)
+	law      glassLaw // the glass over any background, where hasLaw (fitGlass)
+	hasLaw   bool
+	beyond   int // places a pitch beyond a row's end where liquid rests (liquidBeyondEnds)
+	fullRead int // a tube read empty that looks full of one colour, or -1 (fullReadEmpty)
 }
 
 // readUnits reads the sampled units as a level and checks it against the rules.
@@ -1890,6 +1912,13 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 	if t, d := f.highTop(u.layout.allRows(), cols, counts, capacity, u.unit); t >= 0 {
 		r.doubt(brokenConfidence, "tube %d's liquid rises %.1f units above its row's full tubes': the glass over something behind it read as liquid", t+1, d)
 		u.layout.high = []image.Rectangle{cols[t].box}
+	} else if u.hasLaw {
+		if ts := glassColour(tubes, f.glassyTops(cols, u.rooms, u.law)); len(ts) > 0 {
+			r.doubt(brokenConfidence, "tube %d's top run, up to its top, in a colour no other run shows, looks like the glass the other tubes show would over the background beside it: the glass read as liquid", ts[0]+1)
+			for _, t := range ts {
+				u.layout.high = append(u.layout.high, cols[t].box)
+			}
+		}
 	}
 	if n, t := repeatedTubes(tubes); n > 0 {
 		r.doubt(brokenConfidence, "%d tubes hold the same %d units in the same order (tube %d's): a level is dealt at random, so this is a decoration repeated over several tubes", n, len(tubes[t]), t+1)

@@ -1,0 +1,124 @@
+package vision
+
+import (
+	"image"
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/decant/decant/vision/render"
+)
+
+// TestGlassLaw: frosted glass over a background of blobs, magenta behind the first row's
+// top, green behind the second row (20261328783804). The room above tube 1's liquid shows
+// the glass over the magenta-to-green blend; fitted there, the law tells the glass over the
+// green beside tube 15, whose top three units' worth of glass, unlike tube 1's, read as a
+// colour of their own. Tube 9's top layers, liquid, look like no glass.
+func TestGlassLaw(t *testing.T) {
+	scene, err := render.Random(20261328783804)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mat, err := decode(scene.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mat.Close()
+	f, err := newFrame(mat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	boxes := []image.Rectangle{
+		image.Rect(72, 208, 108, 369),  // tube 1: one unit, glass above
+		image.Rect(72, 391, 109, 553),  // tube 9: four units
+		image.Rect(381, 391, 419, 553), // tube 15: one unit, glass above over green
+	}
+	var cols []column
+	var rooms [][2]int
+	for _, b := range boxes {
+		rm := [2]int{12, 12}
+		cols = append(cols, f.readColumn(b, rm))
+		rooms = append(rooms, rm)
+	}
+	// Tube 1 as the reader settles it: its one unit, the glass above (its gradient read
+	// alone, the column takes part of it for a lid).
+	cols[0] = column{box: boxes[0], top: 329, bottom: 366, runs: cols[0].runs[:1]}
+	if !cols[2].reachesTop() {
+		t.Fatalf("tube 15's glass no longer reads as liquid up to its top (top %d): the test shows nothing", cols[2].top)
+	}
+	law, ok := f.fitGlass(cols[:2], rooms[:2])
+	if !ok || law.s < 0.3 || law.s > 0.8 {
+		t.Fatalf("law %+v, %v; want frosted glass letting about half the background through", law, ok)
+	}
+	if got := f.glassyTops(cols, rooms, law); !slices.Equal(got, []int{2}) {
+		t.Errorf("glassyTops = %v, want [2] (tube 15)", got)
+	}
+	// Clear glass (the background itself) tells nothing over a liquid like the background.
+	bg, _ := f.beside(boxes[2], rooms[2], 392, 513)
+	pale := []column{{box: boxes[2], top: 392, bottom: 550, bounds: []int{513}, runs: []lab{cols[2].runs[0], bg}}}
+	if got := f.glassyTops(pale, rooms[2:], glassLaw{s: 1}); got != nil {
+		t.Errorf("glassyTops with clear glass over a run like the background = %v, want none", got)
+	}
+}
+
+// TestFitLaw fits the glass law to pairs of glass and background drawn by a known law, and
+// refuses pairs that tell none.
+func TestFitLaw(t *testing.T) {
+	frosted := glassLaw{s: 0.55, u: [3]float64{110, 112, 115}}
+	draw := func(law glassLaw, noise float64, behind ...[3]float64) (glass [][3]float64) {
+		for k, b := range behind {
+			var g [3]float64
+			for ch := range 3 {
+				g[ch] = law.s*b[ch] + law.u[ch] + noise*float64((k+ch)%3-1)
+			}
+			glass = append(glass, g)
+		}
+		return glass
+	}
+	gradient := [][3]float64{{188, 79, 148}, {179, 102, 149}, {161, 125, 141}, {149, 139, 132}, {180, 220, 170}}
+	one := [][3]float64{{180, 220, 170}, {181, 219, 171}, {179, 221, 169}, {180, 220, 171}}
+	for _, tc := range []struct {
+		name          string
+		glass, behind [][3]float64
+		ok            bool
+	}{
+		{"frosted glass over a gradient", draw(frosted, 2, gradient...), gradient, true},
+		{"over one background", draw(frosted, 0.5, one...), one, false},
+		{"a glass hiding the background", draw(glassLaw{s: 0.05, u: [3]float64{200, 200, 200}}, 0, gradient...), gradient, false},
+		{"no law: the samples stray", draw(frosted, 20, gradient...), gradient, false},
+		{"one pair", draw(frosted, 0, gradient[0]), gradient[:1], false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			law, ok := fitLaw(tc.glass, tc.behind)
+			if ok != tc.ok {
+				t.Fatalf("fitted %v (%+v), want %v", ok, law, tc.ok)
+			}
+			if ok && math.Abs(law.s-frosted.s) > 0.05 {
+				t.Errorf("s = %.2f, want %.2f", law.s, frosted.s)
+			}
+		})
+	}
+}
+
+// TestGlassColour finds the tubes whose top colour lies all in glassy top runs.
+func TestGlassColour(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		tubes  [][]string
+		glassy []int
+		want   []int
+	}{
+		{"one tube's glass, a colour of its own", [][]string{{"r", "g"}, {"g", "r"}, {"b", "s", "s", "s"}}, []int{2}, []int{2}},
+		{"two tubes' glass making a colour's worth", [][]string{{"r", "o", "o"}, {"b", "o", "o"}, {"r", "b"}}, []int{0, 1}, []int{0, 1}},
+		{"a liquid like the glass, shown lower too", [][]string{{"s", "g"}, {"g", "s"}, {"b", "s", "s"}}, []int{2}, nil},
+		{"a liquid like the glass on one tube's top but not another's", [][]string{{"r", "s"}, {"g", "s"}}, []int{0}, nil},
+		{"no glassy run", [][]string{{"r", "g"}, {"g", "r"}}, nil, nil},
+		{"beside hidden units and a curtain", [][]string{{"?", "?", "g"}, {"curtain:r"}, {"g", "s"}}, []int{2}, []int{2}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := glassColour(tc.tubes, tc.glassy); !slices.Equal(got, tc.want) {
+				t.Errorf("got %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
