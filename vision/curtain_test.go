@@ -307,3 +307,43 @@ func TestFramedPaneOnSaturatedCloth(t *testing.T) {
 		t.Errorf("curtain %+v, %v; want the teal lantern's", c, ok)
 	}
 }
+
+// TestSpeckIsNoLantern: a cloth with a few pixels of a saturated colour (a glare stripe
+// crossing a layer's edge, 3 by 4) shows no lantern; the same colour as a lantern's blob
+// does, a narrow one too (5 by 11 on a cloth 33 wide, as in 89000441).
+func TestSpeckIsNoLantern(t *testing.T) {
+	const w, h = 41, 140
+	green, brown, red := lab{L: 30, A: -20, B: 15}, lab{L: 28, A: 10, B: 18}, lab{L: 50, A: 70, B: 50}
+	box := image.Rect(4, 20, 37, 128)
+	for _, tc := range []struct {
+		name   string
+		lw, lh int
+		want   bool
+	}{
+		{"a speck", 3, 4, false},
+		{"a narrow lantern", 5, 11, true},
+		{"a lantern", 10, 10, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := &frame{w: w, h: h, lab: make([]float32, 3*w*h)}
+			set := func(x, y int, c lab) { copy(f.lab[3*(y*w+x):], []float32{float32(c.L), float32(c.A), float32(c.B)}) }
+			for y := range h {
+				for x := range w {
+					c := green
+					if image.Pt(x, y).In(box) {
+						c = brown
+					}
+					set(x, y, c)
+				}
+			}
+			for y := 50; y < 50+tc.lh; y++ {
+				for x := 16; x < 16+tc.lw; x++ {
+					set(x, y, red)
+				}
+			}
+			if l := f.findLantern(box, saturatedLantern); l.ok != tc.want {
+				t.Errorf("lantern %+v, want found %v", l, tc.want)
+			}
+		})
+	}
+}
