@@ -2,6 +2,7 @@ package vision
 
 import (
 	"math"
+	"slices"
 
 	"github.com/decant/decant/vision/cielab"
 )
@@ -157,8 +158,12 @@ func (f *frame) glassyTops(cols []column, rooms [][2]int, law glassLaw) []int {
 // (one tube's glass, too little to make a tube's worth, or two tubes' glass making one
 // whole, 84000508). A liquid may look like the glass by chance, a light grey like frosted
 // glass: it shows lower in some tube too, or on top of a tube the glass does not explain.
-// Nil where no colour is so.
+// Not beside hidden units, which leave most colours a unit or two in view on the tubes'
+// tops (a blue under blue-tinted glass, 20261326784381). Nil where no colour is so.
 func glassColour(tubes [][]string, glassy []int) []int {
+	if slices.ContainsFunc(tubes, func(t []string) bool { return slices.Contains(t, "?") }) {
+		return nil
+	}
 	for _, i := range glassy {
 		t := tubes[i]
 		k := t[len(t)-1]
