@@ -430,7 +430,7 @@ func (f *frame) lanternGroup(px []pixel, total int, r image.Rectangle, cloth lab
 				return lanternSeen{c: pane, ok: true}, px
 			}
 		}
-		if unlike && few && lanternSized(w, h, r, compact) && !speck(len(ls), r) {
+		if unlike && few && lanternSized(w, h, r, compact) && !speck(len(ls), w, h, r) {
 			// A lantern drawn as a frame round a pane: the pane's colour is the one it shows,
 			// however dull (a black or a navy liquid in a gilt frame). A pane that looks like
 			// the cloth leaves the frame's colour, which may be its gilt rather than the
@@ -457,18 +457,22 @@ func (f *frame) lanternGroup(px []pixel, total int, r image.Rectangle, cloth lab
 	return lanternSeen{}, px
 }
 
-// speck reports whether a group of n pixels is too few for a lantern in r, a curtain's cloth
-// area: under lanternMinShare of its pixels. A glare stripe crossing a layer's edge, a
-// bubble, a fleck of JPEG noise stands apart from the cloth as a lantern does, in a few
-// pixels (a stripe's 3 by 4 where it crosses a red layer under a brown one, 0.6% of the
-// area, 20261293783821); a lantern is drawn to be seen (3% or more of the area where found,
-// a narrow one a fifth of the cloth's width or less).
-func speck(n int, r image.Rectangle) bool {
-	return float64(n) < lanternMinShare*float64(r.Dx()*r.Dy())
+// speck reports whether a group of n pixels spanning w by h is too little for a lantern in
+// r, a curtain's cloth area: under lanternMinShare of its pixels, and under lanternMinSide
+// of its width across. A glare stripe, whether crossing a layer's edge (3 by 4 pixels of
+// peach where it crosses a red layer under a brown one, 20261293783821) or running down a
+// cloth (2 pixels wide), stands apart from the cloth as a lantern does; a lantern is drawn
+// to be seen: 3% of the area or more where found, or, drawn as a ring, a fraction of its
+// pixels round a box a quarter of the cloth's width or more across (20261290783896).
+func speck(n, w, h int, r image.Rectangle) bool {
+	return float64(n) < lanternMinShare*float64(r.Dx()*r.Dy()) && float64(min(w, h)) < lanternMinSide*float64(r.Dx())
 }
 
-// lanternMinShare is the least share of a curtain's cloth area a lantern covers (see speck).
-const lanternMinShare = 0.01
+// lanternMinShare and lanternMinSide bound a speck (see speck).
+const (
+	lanternMinShare = 0.01
+	lanternMinSide  = 0.2
+)
 
 // lanternSized reports whether a group w by h pixels is a lantern's size in r, a curtain's
 // cloth area: at most lanternWidth of it wide, and when compact lanternTall of it high.

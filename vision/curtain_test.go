@@ -285,19 +285,7 @@ func TestEnclosedPane(t *testing.T) {
 // its string stand taller than a lantern told by its colour alone may; the pane they enclose,
 // unlike both, is the lantern, and a place on the curtain finds it.
 func TestFramedPaneOnSaturatedCloth(t *testing.T) {
-	scene, err := render.Random(20261326784162)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mat, err := decode(scene.Data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer mat.Close()
-	f, err := newFrame(mat)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := sceneFrame(t, 20261326784162)
 	teal := lab{L: 49, A: -36, B: 6}
 	if l := f.lantern(image.Rect(75, 426, 159, 563), paleLantern); !l.ok || deltaE(l.c, teal) > 5 {
 		t.Errorf("lantern %+v; want the teal pane", l)
@@ -309,36 +297,39 @@ func TestFramedPaneOnSaturatedCloth(t *testing.T) {
 }
 
 // TestSpeckIsNoLantern: a cloth with a few pixels of a saturated colour (a glare stripe
-// crossing a layer's edge, 3 by 4) shows no lantern; the same colour as a lantern's blob
-// does, a narrow one too (5 by 11 on a cloth 33 wide, as in 89000441).
+// crossing a layer's edge, 3 by 4, or broken down the cloth, 2 wide) shows no lantern; the
+// same colour as a lantern's blob does, a narrow one too (5 by 11 on a cloth 33 wide, as in
+// 89000441), and a ring, its outline fewer pixels than a speck's limit (20261290783896).
 func TestSpeckIsNoLantern(t *testing.T) {
 	const w, h = 41, 140
 	green, brown, red := lab{L: 30, A: -20, B: 15}, lab{L: 28, A: 10, B: 18}, lab{L: 50, A: 70, B: 50}
 	box := image.Rect(4, 20, 37, 128)
+	rect := func(x0, y0, w, h int) func(x, y int) bool {
+		return func(x, y int) bool { return x >= x0 && x < x0+w && y >= y0 && y < y0+h }
+	}
 	for _, tc := range []struct {
-		name   string
-		lw, lh int
-		want   bool
+		name string
+		red  func(x, y int) bool
+		want bool
 	}{
-		{"a speck", 3, 4, false},
-		{"a narrow lantern", 5, 11, true},
-		{"a lantern", 10, 10, true},
+		{"a speck", rect(16, 50, 3, 4), false},
+		{"a stripe broken down the cloth", func(x, y int) bool { return rect(16, 40, 2, 40)(x, y) && y%6 == 0 }, false},
+		{"a narrow lantern", rect(16, 50, 5, 11), true},
+		{"a dotted ring", func(x, y int) bool { return rect(14, 50, 12, 12)(x, y) && !rect(15, 51, 10, 10)(x, y) && (x+y)%3 == 0 }, true},
+		{"a lantern", rect(16, 50, 10, 10), true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := &frame{w: w, h: h, lab: make([]float32, 3*w*h)}
-			set := func(x, y int, c lab) { copy(f.lab[3*(y*w+x):], []float32{float32(c.L), float32(c.A), float32(c.B)}) }
 			for y := range h {
 				for x := range w {
 					c := green
-					if image.Pt(x, y).In(box) {
+					switch {
+					case tc.red(x, y):
+						c = red
+					case image.Pt(x, y).In(box):
 						c = brown
 					}
-					set(x, y, c)
-				}
-			}
-			for y := 50; y < 50+tc.lh; y++ {
-				for x := 16; x < 16+tc.lw; x++ {
-					set(x, y, red)
+					copy(f.lab[3*(y*w+x):], []float32{float32(c.L), float32(c.A), float32(c.B)})
 				}
 			}
 			if l := f.findLantern(box, saturatedLantern); l.ok != tc.want {
