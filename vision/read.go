@@ -1251,6 +1251,40 @@ func (f *frame) footBelowEmpty(cols []column, rooms [][2]int, rows []int) int {
 	return -1
 }
 
+// runsOnBelow is the first column whose liquid rests on its box's bottom (within
+// footReach pixels) with its bottom run's colour (within runOnDE) still in the rows from a
+// third to half a unit below the box, unlike the background beside them; or -1. A tube's
+// box ends round its foot: a liquid may fill a round foot a little below a box found round
+// the walls, but half a unit below it the box was cut short (a row's height taken from its
+// curtains, whose cloth stops above the tubes' feet, the places added at its pitch cutting
+// the tubes' bottom units off: 85000471).
+func (f *frame) runsOnBelow(cols []column, rooms [][2]int, unit float64) int {
+	for i, c := range cols {
+		if c.curtain || c.empty() || len(c.runs) == 0 || c.bottom < c.box.Max.Y-footReach {
+			continue
+		}
+		y0, y1 := c.box.Max.Y+int(unit/3), c.box.Max.Y+int(math.Ceil(unit/2))
+		if y1-y0 < 1 || y1 > f.h {
+			continue
+		}
+		below, ok1 := f.medianLab(centreStrip(c.box, y0, y1))
+		bg, ok2 := f.beside(c.box, rooms[i], y0, y1)
+		if ok1 && ok2 && deltaE(below, c.runs[0]) < runOnDE && deltaE(below, bg) >= glassDE {
+			return i
+		}
+	}
+	return -1
+}
+
+// footReach is how near, in pixels, a column's liquid may rest to its box's bottom for
+// runsOnBelow to look below the box, and runOnDE how near the colour below it must stay to
+// its bottom run's: the same liquid, give or take JPEG noise (a grey liquid over a mottled
+// grey background stood 7.8 from the background under its tube, 20261293783707).
+const (
+	footReach = 2
+	runOnDE   = 4
+)
+
 // footGap is how far, in pixels, a box must end above its row's feet for footBelowEmpty to
 // look below it.
 const footGap = 3
@@ -1300,6 +1334,9 @@ func (f *frame) readAtUnit(l *tubeLayout, r *Reading, cols []column, rooms [][2]
 		// (Behind curtains stand units the count leaves out: the units in view need not make
 		// whole tubes.)
 		capacity = fitCapacity(capacity, total, cols, counts, unit)
+	}
+	if i := f.runsOnBelow(cols, rooms, unit); i >= 0 {
+		r.doubt(brokenConfidence, "tube %d's bottom layer runs on half a unit below its box: the box ends above the tube's foot, and the units there are missed", i+1)
 	}
 	if i := clothCovered(l.curtains, counts, samples); i >= 0 {
 		l.clothLike = true

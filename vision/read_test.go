@@ -535,3 +535,38 @@ func TestBackgroundTube(t *testing.T) {
 		}
 	}
 }
+
+// TestRunsOnBelow finds a tube whose bottom layer runs on half a unit below its box (a box
+// cut short), and leaves alone a box ending at its liquid's foot, or a little above it (a
+// round foot the liquid fills).
+func TestRunsOnBelow(t *testing.T) {
+	const w, h = 40, 90
+	bg, mint := lab{L: 92, A: -1, B: 24}, lab{L: 86, A: -44, B: 18}
+	box := image.Rect(10, 10, 30, 60)
+	for _, tc := range []struct {
+		name string
+		foot int // the liquid's lowest row, exclusive
+		want int
+	}{
+		{"the liquid runs on below the box", 75, 0},
+		{"the box ends at the liquid's foot", 60, -1},
+		{"a round foot a little below the box", 64, -1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := &frame{w: w, h: h, lab: make([]float32, 3*w*h)}
+			for y := range h {
+				for x := range w {
+					c := bg
+					if x >= box.Min.X && x < box.Max.X && y >= 40 && y < tc.foot {
+						c = mint
+					}
+					copy(f.lab[3*(y*w+x):], []float32{float32(c.L), float32(c.A), float32(c.B)})
+				}
+			}
+			cols := []column{{box: box, top: 40, bottom: 60, runs: []lab{mint}}}
+			if got := f.runsOnBelow(cols, [][2]int{{8, 8}}, 20); got != tc.want {
+				t.Errorf("got %d, want %d", got, tc.want)
+			}
+		})
+	}
+}

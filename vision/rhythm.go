@@ -577,10 +577,11 @@ func (f *frame) liquidBeyondEnds(rows [][]image.Rectangle, cols []column, unit f
 		if k+len(row) > len(cols) {
 			break
 		}
-		var bottoms []float64
+		var bottoms, tops, feet []float64
 		for _, c := range cols[k : k+len(row)] {
 			if !c.curtain && !c.empty() {
 				bottoms = append(bottoms, float64(c.bottom))
+				tops, feet = append(tops, float64(c.box.Min.Y)), append(feet, float64(c.box.Max.Y))
 			}
 		}
 		k += len(row)
@@ -592,7 +593,13 @@ func (f *frame) liquidBeyondEnds(rows [][]image.Rectangle, cols []column, unit f
 			continue
 		}
 		bottom := median(bottoms)
-		for _, b := range []image.Rectangle{row[0].Sub(image.Pt(pitch, 0)), row[len(row)-1].Add(image.Pt(pitch, 0))} {
+		// A place spans the row's tubes' height: a curtain at the row's end hangs its cloth
+		// above the tubes' feet (85000471).
+		tall := func(b image.Rectangle) image.Rectangle {
+			b.Min.Y, b.Max.Y = int(median(tops)), int(median(feet))
+			return b
+		}
+		for _, b := range []image.Rectangle{tall(row[0].Sub(image.Pt(pitch, 0))), tall(row[len(row)-1].Add(image.Pt(pitch, 0)))} {
 			if !b.In(f.bounds()) || overlapsAny(b, all) {
 				continue
 			}
