@@ -66,11 +66,11 @@ func (f *frame) fitGlass(cols []column, rooms [][2]int) (glassLaw, bool) {
 		}
 		b := c.box
 		var y0, y1 int
-		switch room := c.top - b.Min.Y; {
+		switch {
 		case c.empty():
-			y0, y1 = b.Min.Y+b.Dy()*3/10, b.Min.Y+b.Dy()*8/10
-		case float64(room) >= glassRoom*float64(b.Dy()):
-			y0, y1 = b.Min.Y+int(headroomSkip*float64(room)), c.top-room/10
+			y0, y1 = insideBand(b)
+		case float64(c.top-b.Min.Y) >= glassRoom*float64(b.Dy()):
+			y0, y1 = c.roomBand()
 		default:
 			continue
 		}
@@ -167,7 +167,7 @@ func glassColour(tubes [][]string, glassy []int) []int {
 	for _, i := range glassy {
 		t := tubes[i]
 		k := t[len(t)-1]
-		if k == "?" || covered(t) {
+		if covered(t) {
 			continue
 		}
 		var out []int

@@ -2838,7 +2838,8 @@ func (f *frame) emptyInsides(cols []column) []inside {
 			continue
 		}
 		b := c.box
-		if m, ok := f.medianLab(image.Rect(b.Min.X+b.Dx()/4, b.Min.Y+b.Dy()*3/10, b.Max.X-b.Dx()/4, b.Min.Y+b.Dy()*8/10)); ok {
+		y0, y1 := insideBand(b)
+		if m, ok := f.medianLab(image.Rect(b.Min.X+b.Dx()/4, y0, b.Max.X-b.Dx()/4, y1)); ok {
 			out = append(out, inside{i, m})
 		}
 	}

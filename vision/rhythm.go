@@ -538,7 +538,7 @@ func (f *frame) bandsAbove(cols []column, minRoom float64) []lab {
 		if c.curtain || c.empty() || float64(room) < minRoom*float64(c.box.Dy()) {
 			continue
 		}
-		y0, y1 := c.box.Min.Y+int(headroomSkip*float64(room)), c.top-room/10
+		y0, y1 := c.roomBand()
 		if y1-y0 < 2 {
 			continue
 		}
@@ -547,6 +547,20 @@ func (f *frame) bandsAbove(cols []column, minRoom float64) []lab {
 		}
 	}
 	return out
+}
+
+// roomBand is the rows of the room above the column's liquid that show the glass alone:
+// below the box's top, its rim and a cork (headroomSkip of the room), above the liquid's
+// meniscus (a tenth of the room).
+func (c column) roomBand() (y0, y1 int) {
+	room := c.top - c.box.Min.Y
+	return c.box.Min.Y + int(headroomSkip*float64(room)), c.top - room/10
+}
+
+// insideBand is the rows of an empty tube's box that show its glass alone: below its rim
+// and above its foot.
+func insideBand(b image.Rectangle) (y0, y1 int) {
+	return b.Min.Y + b.Dy()*3/10, b.Min.Y + b.Dy()*8/10
 }
 
 // glassBandRoom is the least room above a tube's liquid, as a share of its height, at which
