@@ -430,7 +430,7 @@ func (f *frame) lanternGroup(px []pixel, total int, r image.Rectangle, cloth lab
 				return lanternSeen{c: pane, ok: true}, px
 			}
 		}
-		if unlike && few && lanternSized(w, h, r, compact) && !speck(len(ls), w, h, r) {
+		if unlike && few && lanternSized(w, h, r, compact) && !(speck(len(ls), w, h, r) && (top == r.Min.Y || bottom == r.Max.Y-1)) {
 			// A lantern drawn as a frame round a pane: the pane's colour is the one it shows,
 			// however dull (a black or a navy liquid in a gilt frame). A pane that looks like
 			// the cloth leaves the frame's colour, which may be its gilt rather than the
@@ -461,9 +461,11 @@ func (f *frame) lanternGroup(px []pixel, total int, r image.Rectangle, cloth lab
 // r, a curtain's cloth area: under lanternMinShare of its pixels, and under lanternMinSide
 // of its width across. A glare stripe, whether crossing a layer's edge (3 by 4 pixels of
 // peach where it crosses a red layer under a brown one, 20261293783821) or running down a
-// cloth (2 pixels wide), stands apart from the cloth as a lantern does; a lantern is drawn
-// to be seen: 3% of the area or more where found, or, drawn as a ring, a fraction of its
-// pixels round a box a quarter of the cloth's width or more across (20261290783896).
+// cloth (2 pixels wide), stands apart from the cloth as a lantern does. Such a speck that
+// reaches the area's top or bottom row is no lantern: a lantern hangs inside its cloth
+// (a small image's lantern may be no larger, sshcrack's discovery level 30), while the
+// stripe and the layer's edge run on beyond the area. A lantern drawn as a ring has a
+// fraction of its pixels round a wide box (20261290783896).
 func speck(n, w, h int, r image.Rectangle) bool {
 	return float64(n) < lanternMinShare*float64(r.Dx()*r.Dy()) && float64(min(w, h)) < lanternMinSide*float64(r.Dx())
 }

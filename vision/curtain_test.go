@@ -296,8 +296,9 @@ func TestFramedPaneOnSaturatedCloth(t *testing.T) {
 	}
 }
 
-// TestSpeckIsNoLantern: a cloth with a few pixels of a saturated colour (a glare stripe
-// crossing a layer's edge, 3 by 4, or broken down the cloth, 2 wide) shows no lantern; the
+// TestSpeckIsNoLantern: a cloth with a few pixels of a saturated colour reaching its area's
+// edge (a glare stripe crossing a layer's edge, 3 by 4, or broken down the cloth, 2 wide)
+// shows no lantern; as few inside the cloth are a small lantern (a small image's); the
 // same colour as a lantern's blob does, a narrow one too (5 by 11 on a cloth 33 wide, as in
 // 89000441), and a ring, its outline fewer pixels than a speck's limit (20261290783896).
 func TestSpeckIsNoLantern(t *testing.T) {
@@ -312,8 +313,9 @@ func TestSpeckIsNoLantern(t *testing.T) {
 		red  func(x, y int) bool
 		want bool
 	}{
-		{"a speck", rect(16, 50, 3, 4), false},
-		{"a stripe broken down the cloth", func(x, y int) bool { return rect(16, 40, 2, 40)(x, y) && y%6 == 0 }, false},
+		{"a speck at the cloth area's foot", rect(16, 88, 3, 4), false},
+		{"a speck inside the cloth: a small lantern", rect(16, 50, 3, 4), true},
+		{"a stripe broken down the cloth", func(x, y int) bool { return rect(16, 30, 2, 70)(x, y) && y%7 == 0 }, false},
 		{"a narrow lantern", rect(16, 50, 5, 11), true},
 		{"a dotted ring", func(x, y int) bool { return rect(14, 50, 12, 12)(x, y) && !rect(15, 51, 10, 10)(x, y) && (x+y)%3 == 0 }, true},
 		{"a lantern", rect(16, 50, 10, 10), true},
