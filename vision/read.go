@@ -1857,8 +1857,11 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 		// hidden units or, told by the rules alone, they fill minHeadroomTubes tubes or more
 		// (on a few tubes found, such hidden units make any reading keep the rules: 85000348,
 		// four tubes of a board of 21).
-		// On a mystery level's deal, untouched, the curtains' tubes are full too: they add
-		// whole tubes to the total, which must divide by the capacity as without curtains.
+		// On a mystery level's deal, untouched, the curtains' tubes are as full as the others:
+		// where those are full, they add whole tubes to the total, which must divide by the
+		// capacity as without curtains; a height the total does not divide by is headroom.
+		// (Some games deal tubes a unit short, curtains among them: sshcrack's discovery
+		// level 30, tubes of 4 dealt 3 each, the total dividing by 4. There the height stands.)
 		h = heightCapacity(cols, u.unit)
 		dealt := dealtUntouched(cols, counts, samples)
 		fits := len(u.layout.curtains) > 0 && !dealt || u.total%max(h, 1) == 0
@@ -1871,7 +1874,7 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 			// the fullest, or each a unit or more short of the height, keep the counts alike.
 			r.doubt(brokenConfidence, "hidden units told by no glyph, and curtains, in tubes as tall as %d whose fullest holds %d: the capacity is unsure", h, capacity)
 			capacity = max(capacity, h)
-		case !evenlyFilled(cols, counts) && !dealt:
+		case !evenlyFilled(cols, counts):
 			if h > capacity && len(u.layout.curtains) == 0 && capacity >= minReadCapacity && u.total%capacity == 0 {
 				fullest = capacity
 			}
