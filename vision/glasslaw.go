@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/decant/decant/solver"
 	"github.com/decant/decant/vision/cielab"
 )
 
@@ -84,6 +85,15 @@ func (f *frame) fitGlass(cols []column, rooms [][2]int) (glassLaw, bool) {
 		}
 	}
 	return fitLaw(glass, behind)
+}
+
+// lawUnlessHidden is the glass law (fitGlass) for a level with no hidden unit, where
+// glassColour looks; it reports false beside hidden units, fitting nothing.
+func (f *frame) lawUnlessHidden(level *solver.Level, cols []column, rooms [][2]int) (glassLaw, bool) {
+	if level.HasHidden() {
+		return glassLaw{}, false
+	}
+	return f.fitGlass(cols, rooms)
 }
 
 // fitLaw fits the glass law to glass samples and the backgrounds behind them, pair by pair,
@@ -178,11 +188,7 @@ func glassColour(tubes [][]string, glassy []int) []int {
 				n += topRun(o)
 			}
 		}
-		total := 0
-		for _, t := range tubes {
-			total += countFunc(t, func(c string) bool { return c == k })
-		}
-		if n == total {
+		if n == unitsOf(tubes, k) {
 			return out
 		}
 	}

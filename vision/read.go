@@ -801,12 +801,17 @@ func loneTop[C comparable](tubes [][]C, i, capacity int) bool {
 	if len(t) < 2 {
 		return false
 	}
-	k, run := t[len(t)-1], topRun(t)
+	run := topRun(t)
+	return unitsOf(tubes, t[len(t)-1]) == run && run < capacity && run < len(t)
+}
+
+// unitsOf is the number of units of colour k in the tubes.
+func unitsOf[C comparable](tubes [][]C, k C) int {
 	n := 0
-	for _, o := range tubes {
-		n += countFunc(o, func(c C) bool { return c == k })
+	for _, t := range tubes {
+		n += countFunc(t, func(c C) bool { return c == k })
 	}
-	return n == run && run < capacity && run < len(t)
+	return n
 }
 
 // topRun is the length of tube t's top run: the units at its top in its top unit's colour.
@@ -1364,7 +1369,6 @@ func (f *frame) readAtUnit(l *tubeLayout, r *Reading, cols []column, rooms [][2]
 	u.glass, u.hasGlass = f.emptyGlass(cols)
 	u.glasses = f.bandsAbove(cols, glassBandRoom)
 	u.rooms = rooms
-	u.law, u.hasLaw = f.fitGlass(cols, rooms)
 	if u.hasGlass {
 		u.glasses = append(u.glasses, u.glass)
 	}
@@ -1833,10 +1837,8 @@ type layoutUnits struct {
 	hasGlass bool
 	glasses  []lab    // the glass as each tube shows it: the empty tubes' inside, the room above liquid
 	rooms    [][2]int // the free room beside each column (see beside)
-	law      glassLaw // the glass over any background, where hasLaw (fitGlass)
-	hasLaw   bool
-	beyond   int // places a pitch beyond a row's end where liquid rests (liquidBeyondEnds)
-	fullRead int // a tube read empty that looks full of one colour, or -1 (fullReadEmpty)
+	beyond   int      // places a pitch beyond a row's end where liquid rests (liquidBeyondEnds)
+	fullRead int      // a tube read empty that looks full of one colour, or -1 (fullReadEmpty)
 }
 
 // readUnits reads the sampled units as a level and checks it against the rules.
@@ -1952,8 +1954,8 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 	if t, d := f.highTop(u.layout.allRows(), cols, counts, capacity, u.unit); t >= 0 {
 		r.doubt(brokenConfidence, "tube %d's liquid rises %.1f units above its row's full tubes': the glass over something behind it read as liquid", t+1, d)
 		u.layout.high = []image.Rectangle{cols[t].box}
-	} else if u.hasLaw {
-		if ts := glassColour(tubes, f.glassyTops(cols, u.rooms, u.law)); len(ts) > 0 {
+	} else if law, ok := f.lawUnlessHidden(level, cols, u.rooms); ok {
+		if ts := glassColour(tubes, f.glassyTops(cols, u.rooms, law)); len(ts) > 0 {
 			r.doubt(brokenConfidence, "tube %d's top run, up to its top, in a colour no other run shows, looks like the glass the other tubes show would over the background beside it: the glass read as liquid", ts[0]+1)
 			for _, t := range ts {
 				u.layout.high = append(u.layout.high, cols[t].box)
@@ -2193,7 +2195,7 @@ func heightCapacity(cols []column, unit float64) int {
 // every tube holding liquid, curtains aside, holds as many units as the others, all hidden
 // but its top one, minAtStart tubes or more. A pour from such a tube shows the unit under
 // the one poured and leaves the tube it pours into fuller, so every tube is as its deal left
-// it, full: the room above them is the tubes' headroom, and the curtains hide full tubes.
+// it, and the curtains hide tubes as full as the others (see readUnits).
 func dealtUntouched(cols []column, counts []int, samples []unitSample) bool {
 	n, start, dealt := 0, 0, 0
 	for i, c := range cols {
@@ -2205,7 +2207,7 @@ func dealtUntouched(cols []column, counts []int, samples []unitSample) bool {
 		if n == 0 {
 			n = k
 		}
-		if k != n || k < 2 || samples[start+k-1].hidden || slices.ContainsFunc(samples[start:start+k-1], func(s unitSample) bool { return !s.hidden }) {
+		if k != n || k < 2 || !dealtTop(samples[start:start+k], func(s unitSample) bool { return s.hidden }) {
 			return false
 		}
 		start += k
@@ -2742,7 +2744,7 @@ func oddAtStart(tubes [][]string, capacity int, odd func(int, []string) bool, as
 			if n++; first < 0 {
 				first = i
 			}
-		case len(t) == capacity && t[len(t)-1] != "?" && countFunc(t, func(c string) bool { return c == "?" }) == capacity-1:
+		case len(t) == capacity && dealtTop(t, func(c string) bool { return c == "?" }):
 			untouched++
 		default:
 			return -1, 0
@@ -2752,6 +2754,12 @@ func oddAtStart(tubes [][]string, capacity int, odd func(int, []string) bool, as
 		return -1, 0
 	}
 	return first, n
+}
+
+// dealtTop reports whether a tube's units (bottom up, hidden telling which are hidden) show
+// a mystery deal untouched: every unit hidden but the top one, which is in view.
+func dealtTop[T any](t []T, hidden func(T) bool) bool {
+	return len(t) > 0 && !hidden(t[len(t)-1]) && !slices.ContainsFunc(t[:len(t)-1], func(u T) bool { return !hidden(u) })
 }
 
 // minAtStart is the fewest untouched mystery tubes completeAtStart needs to call a board a deal.
