@@ -146,12 +146,24 @@ func Read(data []byte) (*Reading, error) {
 // 65 and 71) and for 9 of their 21 wrong ones.
 func (f *frame) crossCheck(r *Reading, base Reading) error {
 	again, err := f.halfShifted().read(base)
+	if err == nil {
+		if i := curtainReadAsLiquid(r, again); i >= 0 {
+			r.doubtCurtainAsLiquid(i)
+			return r.lowConfidence()
+		}
+	}
 	// (A second guess from parted outlines cannot overturn a first one: see read.)
 	if err != nil || again.Confidence < r.Confidence || again.Level.Canonical() == r.Level.Canonical() || again.parted && !r.parted {
 		return nil
 	}
 	r.doubt(unstableConfidence, "moved by half a pixel, the image reads as another level that keeps the rules too (%d tubes of %d): the reading is not stable", len(again.Level.Tubes), again.Level.Capacity)
 	return r.lowConfidence()
+}
+
+// doubtCurtainAsLiquid doubts a reading whose tube i another reading finds covered by a
+// curtain (curtainReadAsLiquid).
+func (r *Reading) doubtCurtainAsLiquid(i int) {
+	r.doubt(brokenConfidence, "tube %d holds colours no other tube shows, and another reading that keeps the rules finds a curtain with a lantern there: the rules tell neither reading", i+1)
 }
 
 // unstableConfidence is a reading's confidence when the image moved by half a pixel reads as
@@ -391,6 +403,45 @@ func (f *frame) read(base Reading) (*Reading, error) {
 	return r, err
 }
 
+// curtainReadAsLiquid is the first tube of reading r holding liquid whose every colour in
+// view no other tube shows, where other, a reading the rules keep, finds a curtain covering
+// curtainOverlap of the tube's box or more; or -1. The colours of a cloth read as liquid are
+// its own, and hidden units or a tube's worth of one colour keep the count rule as well as
+// the curtain does: one reading explaining more units is no evidence against the other (a
+// folded cloth read as four layers beside a mystery deal, 20261330783845, whose curtain the
+// frame moved by half a pixel finds).
+func curtainReadAsLiquid(r, other *Reading) int {
+	tubes := r.Level.Tubes
+	for j, c := range other.Tubes {
+		if !other.Level.Curtained(j) {
+			continue
+		}
+		for i, t := range r.Tubes {
+			in := t.Box.Intersect(c.Box)
+			if len(tubes[i]) == 0 || r.Level.Curtained(i) || float64(in.Dx()*in.Dy()) < curtainOverlap*float64(t.Box.Dx()*t.Box.Dy()) {
+				continue
+			}
+			if !slices.ContainsFunc(tubes[i], func(u solver.Color) bool { return u == solver.Hidden || shownElsewhere(tubes, i, u) }) {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// shownElsewhere reports whether a tube but tube i holds colour u.
+func shownElsewhere(tubes [][]solver.Color, i int, u solver.Color) bool {
+	for j, t := range tubes {
+		if j != i && slices.Contains(t, u) {
+			return true
+		}
+	}
+	return false
+}
+
+// curtainOverlap is the least share of a tube's box a curtain must cover to stand there.
+const curtainOverlap = 0.6
+
 // partedConfidence is the least confidence of a reading from parted outlines (see read).
 const partedConfidence = 0.9
 
@@ -623,6 +674,17 @@ func (f *frame) readFrom(base Reading, cands []image.Rectangle) (*Reading, error
 		if row := wideGap(best.allRows()); row >= 0 {
 			best.reading.doubt(brokenConfidence, "row %d holds two tubes more than %d tube widths apart: games space their tubes closer, so tubes between them were missed", row+1, maxGapWidths)
 			best.err = best.reading.lowConfidence()
+		} else {
+			for _, h := range hs {
+				if h == best || !h.verified() {
+					continue
+				}
+				if i := curtainReadAsLiquid(best.reading, h.reading); i >= 0 {
+					best.reading.doubtCurtainAsLiquid(i)
+					best.err = best.reading.lowConfidence()
+					break
+				}
+			}
 		}
 	}
 	if best.reading == nil {

@@ -158,6 +158,7 @@ func TestOnceSilentlyWrong(t *testing.T) {
 		{20261293783821, true, "a glare stripe crossing the edge between a brown run and a red layer, 3 by 4 pixels of peach, taken for a lantern: the tube of layers read as a curtain whose hidden units made up for its five, once the frosted glass over another tube's top was told by the glass law (refused before for that glass; speck)"},
 		{85000471, false, "three tubes of faint glass on a pale background missed at a row's left end, whose other end's curtains hang their cloth above the tubes' feet: the place a pitch beyond the end, as tall as the curtain beside it, cut off the liquid resting in it, and the curtains kept the counts from missing the three (refused: a place beyond a row's end spans its tubes' height, liquidBeyondEnds)"},
 		{20261328784076, true, "a mystery deal no pour has touched beside two curtains, every tube four units, the room above them a unit and a quarter tall: the curtains raised the capacity to the tubes' height, 5, the counts unable to check it (on an untouched deal the curtains hide full tubes: the units in view make whole tubes, 52 of them no tubes of 5, dealtUntouched)"},
+		{20261330783845, false, "a curtain's folded cloth read as a full tube of two colours beside a mystery deal, its lantern as a layer: the hidden units made up the counts at 1.00, and the curtain the frame moved by half a pixel found kept them too (refused: curtainReadAsLiquid)"},
 		{20261327783978, false, "two sheets beside a mystery board of grey boxes with \"?\" that look like their cloth: the layout with them read as tubes, their panels and badges as four units in view each, kept the rules at 1.00, the hidden units told by their glyphs (refused: a tube showing all its units on a board whose every other tube is full with its top alone in view, shownAtStart)"},
 	} {
 		scene, err := render.Random(tc.seed)
@@ -380,5 +381,40 @@ func TestWideGapRefused(t *testing.T) {
 	}
 	if got := wideGap([][]image.Rectangle{{image.Rect(0, 0, 10, 30)}, {image.Rect(0, 40, 10, 70), image.Rect(41, 40, 51, 70)}}); got != 1 {
 		t.Errorf("a gap of 3.1 widths in row 2: row %d, want 1", got)
+	}
+}
+
+// TestCurtainReadAsLiquid: a tube read as layers in colours no other tube shows, where
+// another reading that keeps the rules finds a curtain, is the curtain's cloth as likely as
+// liquid; a tube sharing a colour with another, a hidden unit, or a curtain that stands
+// elsewhere says nothing.
+func TestCurtainReadAsLiquid(t *testing.T) {
+	box := func(x int) image.Rectangle { return image.Rect(x, 100, x+40, 300) }
+	h := solver.Hidden
+	liquid := &Reading{
+		Level: &solver.Level{Capacity: 4, Tubes: [][]solver.Color{{1, 1, 2, 1}, {h, h, h, 3}, {h, h, h, 4}, {}}},
+		Tubes: []Tube{{Box: box(0)}, {Box: box(60)}, {Box: box(120)}, {Box: box(180)}},
+	}
+	curtained := func(x int) *Reading {
+		return &Reading{
+			Level: &solver.Level{Capacity: 4, Tubes: [][]solver.Color{{}, {h, h, h, 3}, {h, h, h, 4}, {}}, Curtains: []solver.Color{3, 0, 0, 0}},
+			Tubes: []Tube{{Box: box(x)}, {Box: box(60)}, {Box: box(120)}, {Box: box(180)}},
+		}
+	}
+	if got := curtainReadAsLiquid(liquid, curtained(6)); got != 0 {
+		t.Errorf("cloth read as two colours of its own, curtain found there: tube %d, want 0", got)
+	}
+	if got := curtainReadAsLiquid(liquid, curtained(25)); got != -1 {
+		t.Errorf("a curtain over under 60%% of the box: tube %d, want -1", got)
+	}
+	shared := *liquid
+	shared.Level = &solver.Level{Capacity: 4, Tubes: [][]solver.Color{{1, 1, 3, 1}, {h, h, h, 3}, {h, h, h, 4}, {}}}
+	if got := curtainReadAsLiquid(&shared, curtained(0)); got != -1 {
+		t.Errorf("a layer in a colour another tube shows: tube %d, want -1", got)
+	}
+	underHidden := *liquid
+	underHidden.Level = &solver.Level{Capacity: 4, Tubes: [][]solver.Color{{h, 1, 2, 1}, {h, h, h, 3}, {h, h, h, 4}, {}}}
+	if got := curtainReadAsLiquid(&underHidden, curtained(0)); got != -1 {
+		t.Errorf("a tube with a hidden unit: tube %d, want -1", got)
 	}
 }
