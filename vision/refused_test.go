@@ -237,6 +237,8 @@ func TestLanternDoubt(t *testing.T) {
 		{"roughly red, with hidden units", lab{L: 56, A: 50, B: 30}, true, true},
 		{"roughly red, nothing hidden", lab{L: 56, A: 50, B: 30}, false, false},
 		{"about as far from two colours, just beyond naming either", lab{L: 40, A: 40, B: 65}, true, true},
+		{"just beyond naming red (ΔE 22), with hidden units: too near it for a colour of its own", lab{L: 40, A: 70, B: 0}, true, true},
+		{"far enough from red (ΔE 31) for a colour of its own", lab{L: 10, A: 50, B: 40}, true, false},
 	} {
 		if got := lanternDoubt(tc.lantern, means, tc.hidden) != ""; got != tc.doubt {
 			t.Errorf("%s: doubted %v (%q), want %v; ΔE to red %.1f", tc.name, got, lanternDoubt(tc.lantern, means, tc.hidden), tc.doubt, deltaE(tc.lantern, red))
