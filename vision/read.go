@@ -212,6 +212,9 @@ type tubeLayout struct {
 	clothLike bool
 	// clothRead are the boxes of curtains found among the tubes read as tubes (see read).
 	clothRead []image.Rectangle
+	// liquidOnly are the boxes completeRows added for the liquid resting in their places
+	// alone, no outline covering them (clipped to the frame).
+	liquidOnly []image.Rectangle
 	// glyphsOnly reads hidden units only where glyphs tell them, not by the rules alone: a
 	// hypothesis that is a guess already takes no second one (see footCut).
 	glyphsOnly bool
@@ -2057,14 +2060,14 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 	if i := offCentreRow(rows); i >= 0 {
 		r.doubt(brokenConfidence, "row %d stands off the centre two rows share, one over the other: games centre their rows, so a tube was missed at one end or read where none stands at the other", i+1)
 	}
-	ends := f.emptyBeyondEnds(u.layout.rows, cols)
+	ends := f.emptyBeyondEnds(u.layout.rows, cols, u.layout.liquidOnly)
 	if len(ends) > 0 {
 		r.doubt(brokenConfidence, "%d places at a row's end look like the empty tubes: a tube was missed", len(ends))
 	}
 	holes := u.layout.holes()
 	if holes > 0 {
 		// (Doubted below for the places without a tube.)
-		ends = append(ends, f.emptyInGaps(rows, cols)...)
+		ends = append(ends, f.emptyInGaps(rows, cols, u.layout.liquidOnly)...)
 	}
 	if len(ends) > 0 {
 		u.layout.ends = ends // (assigned, not added to: each unit height tried finds them again)

@@ -53,6 +53,7 @@ func (f *frame) completeRows(l tubeLayout, cands []image.Rectangle, faint func()
 		return all
 	}
 	added := 0
+	var liquidOnly []image.Rectangle
 	out := cloneRows(l.rows)
 	for i, row := range rows {
 		// A tube alone in its row takes its rhythm from the other rows, when it stands clear
@@ -123,6 +124,9 @@ func (f *frame) completeRows(l tubeLayout, cands []image.Rectangle, faint func()
 			}
 			if ok {
 				found = append(found, b)
+				if !outlined(b, withFaint()) {
+					liquidOnly = append(liquidOnly, b)
+				}
 			}
 			return ok
 		}
@@ -139,7 +143,7 @@ func (f *frame) completeRows(l tubeLayout, cands []image.Rectangle, faint func()
 			if !ok || !f.holdsLiquid(b, row) {
 				return false
 			}
-			found = append(found, b)
+			found, liquidOnly = append(found, b), append(liquidOnly, b)
 			return true
 		}
 		for _, end := range []struct{ from, dir float64 }{{centreX(row[0]), -1}, {centreX(row[len(row)-1]), 1}} {
@@ -160,7 +164,11 @@ func (f *frame) completeRows(l tubeLayout, cands []image.Rectangle, faint func()
 	if split > 1 {
 		cue = fmt.Sprintf("%s, %d tubes added at 1/%d of the rows' pitch", l.cue, added, split)
 	}
-	return f.withCurtains(cue, f.clipRows(out), cands, l.pale), true
+	c := f.withCurtains(cue, f.clipRows(out), cands, l.pale)
+	for _, b := range liquidOnly {
+		c.liquidOnly = append(c.liquidOnly, f.clip(b))
+	}
+	return c, true
 }
 
 // rowReachOver is how far, in pixels, the boxes of row reach over their neighbours' at most:
@@ -227,11 +235,8 @@ func (f *frame) holdsTube(b image.Rectangle, cands []image.Rectangle, row []imag
 			return tubeSized(c, b) && math.Abs(centreX(c)-centreX(b)) <= endOffBeat*float64(b.Dx())
 		})
 	}
-	for _, c := range cands {
-		in := c.Intersect(b)
-		if float64(in.Dx()*in.Dy()) >= placeCover*float64(b.Dx()*b.Dy()) && near(c.Dy(), b.Dy(), placeHeightTol) && c.Dx() <= 2*b.Dx()+b.Dx()/4 {
-			return true
-		}
+	if outlined(b, cands) {
+		return true
 	}
 	// An empty tube is drawn alike wherever it stands (see emptyMatch): a place in the row
 	// that looks like one of the row's empty tubes holds one, its outline lost.
@@ -242,6 +247,15 @@ func (f *frame) holdsTube(b image.Rectangle, cands []image.Rectangle, row []imag
 		}
 	}
 	return false
+}
+
+// outlined reports whether a candidate covers place b as a tube's outline does: placeCover of
+// it or more, as tall within placeHeightTol, at most about two places wide.
+func outlined(b image.Rectangle, cands []image.Rectangle) bool {
+	return slices.ContainsFunc(cands, func(c image.Rectangle) bool {
+		in := c.Intersect(b)
+		return float64(in.Dx()*in.Dy()) >= placeCover*float64(b.Dx()*b.Dy()) && near(c.Dy(), b.Dy(), placeHeightTol) && c.Dx() <= 2*b.Dx()+b.Dx()/4
+	})
 }
 
 // holdsLiquid reports whether liquid rests in place b beside the tubes of row.
@@ -642,8 +656,8 @@ type endPlace struct {
 // unevenly: the place is looked for from the narrowest gap between the row's tubes, less
 // endSlack of it, to the widest, plus endSlack of it (a row of one takes its gap from the
 // rows' pitch, and has none where they keep none in common).
-func (f *frame) emptyBeyondEnds(rows [][]image.Rectangle, cols []column) []endPlace {
-	tpl, ok := f.emptyTemplate(cols)
+func (f *frame) emptyBeyondEnds(rows [][]image.Rectangle, cols []column, liquidOnly []image.Rectangle) []endPlace {
+	tpl, ok := f.emptyTemplate(cols, liquidOnly)
 	if !ok {
 		return nil
 	}
@@ -686,7 +700,10 @@ func (f *frame) emptyBeyondEnds(rows [][]image.Rectangle, cols []column) []endPl
 // emptyTemplate is the box whose pixels an empty tube shows: the first empty tube found or,
 // when every tube found holds liquid, the glass above the liquid of the tube with the most
 // of it (headroomTemplate). It reports false when there is none, or none large enough.
-func (f *frame) emptyTemplate(cols []column) (image.Rectangle, bool) {
+func (f *frame) emptyTemplate(cols []column, liquidOnly []image.Rectangle) (image.Rectangle, bool) {
+	// (A tube added for the liquid resting in its place alone shows no glass of its own: its
+	// headroom is the background, which matches any place beside the row, 20261330784352.)
+	cols = slices.DeleteFunc(slices.Clone(cols), func(c column) bool { return slices.Contains(liquidOnly, c.box) })
 	var tpl image.Rectangle
 	if i := slices.IndexFunc(cols, func(c column) bool { return c.empty() && !c.curtain }); i >= 0 {
 		tpl = f.clip(cols[i].box)
@@ -704,8 +721,8 @@ func (f *frame) emptyTemplate(cols []column) (image.Rectangle, bool) {
 // gapPlaceSlack of a pitch from where the pitch puts it, at the row's top; a place whose
 // background just above or below matches the template too says nothing (an empty tube that
 // shows little but the background matches anywhere).
-func (f *frame) emptyInGaps(rows [][]image.Rectangle, cols []column) []endPlace {
-	tpl, ok := f.emptyTemplate(cols)
+func (f *frame) emptyInGaps(rows [][]image.Rectangle, cols []column, liquidOnly []image.Rectangle) []endPlace {
+	tpl, ok := f.emptyTemplate(cols, liquidOnly)
 	if !ok {
 		return nil
 	}

@@ -271,3 +271,19 @@ func TestHoles(t *testing.T) {
 		})
 	}
 }
+
+// TestEmptyTemplateLiquidOnly: a tube added at a row's end for the liquid resting in its
+// place alone (a bokeh spot, 20261330784352) shows the background above it, not an empty
+// tube's glass: it stands for no empty tube's look, while a tube found by its outline does.
+func TestEmptyTemplateLiquidOnly(t *testing.T) {
+	f := sceneFrame(t, 20261330784352)
+	full := column{box: image.Rect(415, 209, 454, 331), bottom: 328, top: 235}
+	spot := column{box: image.Rect(474, 209, 512, 331), bottom: 328, top: 300}
+	cols := []column{full, spot}
+	if tpl, ok := f.emptyTemplate(cols, nil); !ok || tpl != image.Rect(474, 209, 512, 300) {
+		t.Errorf("outlined: template %v (%v), want the spot's headroom", tpl, ok)
+	}
+	if tpl, ok := f.emptyTemplate(cols, []image.Rectangle{spot.box}); ok {
+		t.Errorf("added for its liquid alone: template %v, want none", tpl)
+	}
+}
