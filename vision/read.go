@@ -2542,7 +2542,7 @@ func bottomsOnly(tubes [][]string, name string) bool {
 // tubes may hold a colour of their own (own), only roughly like the one it is nearest
 // (lanternSure or more: a lantern shows its colour as the liquid does, and a near pair of
 // colours differs by little more) or too near it to be sure it names a colour of its own
-// (under lanternDE+lanternMargin). It is "" when the lantern is clear.
+// (under ownLanternDE). It is "" when the lantern is clear.
 func lanternDoubt(c lab, means []lab, own bool) string {
 	d := make([]float64, len(means))
 	for g, m := range means {
@@ -2553,7 +2553,7 @@ func lanternDoubt(c lab, means []lab, own bool) string {
 	case len(d) > 1 && d[0] < lanternDE+lanternMargin && d[1]-d[0] < lanternMargin:
 		return fmt.Sprintf("its lantern is about as near two colours (ΔE %.0f and %.0f)", d[0], d[1])
 	case len(d) == 0 || d[0] >= lanternDE:
-		if own && c.Chroma() >= hiddenLookChroma && (len(d) == 0 || d[0] >= lanternDE+lanternMargin) {
+		if own && c.Chroma() >= hiddenLookChroma && (len(d) == 0 || d[0] >= ownLanternDE) {
 			return "" // a colour out of view
 		}
 		if own && c.Chroma() >= hiddenLookChroma {
@@ -2575,6 +2575,12 @@ const (
 	lanternMargin = 8
 	lanternSure   = 6
 )
+
+// ownLanternDE is how far (CIEDE2000) a lantern must lie from every colour in view to name a
+// colour of its own, out of view: a small blurred lantern measures its colour in view up to
+// about lanternDE off (20.5, 20261330784336), a sheet's wide badge a colour of its own 26 off
+// (83000452).
+const ownLanternDE = lanternDE + lanternMargin/2
 
 // curtainName names the colour a curtain waits for: the liquid colour its lantern shows when
 // one is close, else the nearest palette name not taken by a liquid.
