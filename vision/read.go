@@ -146,7 +146,7 @@ func Read(data []byte) (*Reading, error) {
 // 65 and 71) and for 9 of their 21 wrong ones.
 func (f *frame) crossCheck(r *Reading, base Reading) error {
 	again, err := f.halfShifted().read(base)
-	if err == nil {
+	if plausible(again) {
 		if i := curtainReadAsLiquid(r, again); i >= 0 {
 			r.doubtCurtainAsLiquid(i)
 			return r.lowConfidence()
@@ -160,10 +160,16 @@ func (f *frame) crossCheck(r *Reading, base Reading) error {
 	return r.lowConfidence()
 }
 
+// plausible reports whether r is a reading that breaks no rule of the level, returned or
+// refused for a weaker doubt (confidence above brokenConfidence).
+func plausible(r *Reading) bool {
+	return r != nil && r.Level != nil && r.Confidence > brokenConfidence
+}
+
 // doubtCurtainAsLiquid doubts a reading whose tube i another reading finds covered by a
 // curtain (curtainReadAsLiquid).
 func (r *Reading) doubtCurtainAsLiquid(i int) {
-	r.doubt(brokenConfidence, "tube %d holds colours no other tube shows, and another reading that keeps the rules finds a curtain with a lantern there: the rules tell neither reading", i+1)
+	r.doubt(brokenConfidence, "tube %d holds colours no other tube shows, and another reading that breaks no rule finds a curtain with a lantern there: the rules tell neither reading", i+1)
 }
 
 // unstableConfidence is a reading's confidence when the image moved by half a pixel reads as
@@ -407,12 +413,13 @@ func (f *frame) read(base Reading) (*Reading, error) {
 }
 
 // curtainReadAsLiquid is the first tube of reading r holding liquid whose every colour in
-// view no other tube shows, where other, a reading the rules keep, finds a curtain covering
-// curtainOverlap of the tube's box or more; or -1. The colours of a cloth read as liquid are
-// its own, and hidden units or a tube's worth of one colour keep the count rule as well as
-// the curtain does: one reading explaining more units is no evidence against the other (a
-// folded cloth read as four layers beside a mystery deal, 20261330783845, whose curtain the
-// frame moved by half a pixel finds).
+// view no other tube shows, where other, a reading that breaks no rule (plausible), finds a
+// curtain covering curtainOverlap of the tube's box or more; or -1. The colours of a cloth
+// read as liquid are its own, and hidden units or a tube's worth of one colour keep the
+// count rule as well as the curtain does: one reading explaining more units is no evidence
+// against the other (a folded cloth read as four layers beside a mystery deal,
+// 20261330783845, whose curtain the frame moved by half a pixel finds; 20261331784166, whose
+// curtain reading was refused only for the hidden units the rules alone tell beside it).
 func curtainReadAsLiquid(r, other *Reading) int {
 	tubes := r.Level.Tubes
 	for j, c := range other.Tubes {
@@ -679,7 +686,7 @@ func (f *frame) readFrom(base Reading, cands []image.Rectangle) (*Reading, error
 			best.err = best.reading.lowConfidence()
 		} else {
 			for _, h := range hs {
-				if h == best || !h.verified() {
+				if h == best || !plausible(h.reading) {
 					continue
 				}
 				if i := curtainReadAsLiquid(best.reading, h.reading); i >= 0 {
