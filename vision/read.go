@@ -1008,12 +1008,12 @@ func rowPitch(row []image.Rectangle, global float64) float64 {
 	return global
 }
 
-// withoutGapBoxes is the layout less its empty boxes that overlap a neighbour on each side in
-// their row: the background between two tubes, bounded by their walls, has a tube's outline
-// and reads as an empty tube. gaps counts those of them in rows whose other boxes stand clear
-// of each other: there no tube's box reaches its neighbour's, so the box that does is surely
-// none (where every box overlaps its neighbours, the tubes merely stand close). It reports
-// false when there are none.
+// withoutGapBoxes is the layout less its empty boxes that overlap or touch a neighbour on each
+// side in their row (wedged): the background between two tubes, bounded by their walls, has
+// a tube's outline and reads as an empty tube. gaps counts those of them in rows whose other
+// boxes stand clear of each other: there no tube's box reaches its neighbour's, so the box
+// that does is surely none (where every box overlaps its neighbours, the tubes merely stand
+// close). It reports false when there are none.
 func (f *frame) withoutGapBoxes(h *hypothesis, cands []image.Rectangle) (l tubeLayout, gaps int, ok bool) {
 	if h.cols == nil {
 		return tubeLayout{}, 0, false
@@ -1031,15 +1031,11 @@ func (f *frame) withoutGapBoxes(h *hypothesis, cands []image.Rectangle) (l tubeL
 			if !empty[b] {
 				return false
 			}
-			left, right := false, false
-			for _, o := range row {
-				if o != b && o.Overlaps(b) {
-					left = left || centreX(o) < centreX(b)
-					right = right || centreX(o) > centreX(b)
-				}
+			if wedged(b, h.rows[i]) {
+				dropped = true
+				return true
 			}
-			dropped = dropped || (left && right)
-			return left && right
+			return false
 		})
 		if n := len(h.rows[i]) - len(rows[i]); n > 0 && !slices.ContainsFunc(rows[i], func(b image.Rectangle) bool {
 			return slices.ContainsFunc(rows[i], func(o image.Rectangle) bool { return o != b && o.Overlaps(b) })

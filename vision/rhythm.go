@@ -741,7 +741,7 @@ func (f *frame) emptyInGaps(rows [][]image.Rectangle, cols []column, liquidOnly 
 			best, bestX := gapMatch, -1
 			for x0 := x - slack; x0 <= x+slack; x0++ {
 				at := image.Rect(x0, row[0].Min.Y, x0+w, row[0].Min.Y+tpl.Dy())
-				if overlapsAny(at, all) {
+				if overlapsAny(at, all) || wedged(at, row) {
 					continue
 				}
 				if m := f.nccAt(tpl, at.Min); m >= best {
@@ -761,6 +761,20 @@ func (f *frame) emptyInGaps(rows [][]image.Rectangle, cols []column, liquidOnly 
 	}
 	return out
 }
+
+// wedged reports whether place b fills a gap of row from wall to wall: a box of the row left
+// of it ends within touchGap pixels of it or reaches into it, and one right of it likewise.
+// Games leave a gap beside each tube; a place that fills one is the background between two
+// tubes' walls, shaped like a tube (a photo's row of tubes as far apart as they are wide, an
+// empty tube added in each gap, 20261331784062).
+func wedged(b image.Rectangle, row []image.Rectangle) bool {
+	left := slices.ContainsFunc(row, func(o image.Rectangle) bool { return centreX(o) < centreX(b) && b.Min.X-o.Max.X <= touchGap })
+	right := slices.ContainsFunc(row, func(o image.Rectangle) bool { return centreX(o) > centreX(b) && o.Min.X-b.Max.X <= touchGap })
+	return left && right
+}
+
+// touchGap is the widest gap, in pixels, at which two boxes touch (rounding, a blurred edge).
+const touchGap = 1
 
 // gapPlaces are the centres of the places at pitch in the gaps between row's tubes that hold
 // none: a gap of k pitches holds k-1 (rounded).

@@ -287,3 +287,25 @@ func TestEmptyTemplateLiquidOnly(t *testing.T) {
 		t.Errorf("added for its liquid alone: template %v, want none", tpl)
 	}
 }
+
+// TestWedged: a box filling the gap between two boxes of its row from wall to wall, touching
+// or reaching into both, is the background between two tubes; one clear of either is not.
+func TestWedged(t *testing.T) {
+	box := func(x0, x1 int) image.Rectangle { return image.Rect(x0, 100, x1, 300) }
+	row := []image.Rectangle{box(0, 27), box(54, 81)}
+	for _, tc := range []struct {
+		name string
+		b    image.Rectangle
+		want bool
+	}{
+		{"touching both", box(28, 53), true},
+		{"reaching into both", box(25, 56), true},
+		{"touching one, clear of the other", box(28, 50), false},
+		{"clear of both", box(30, 50), false},
+		{"beyond the row's end", box(82, 109), false},
+	} {
+		if got := wedged(tc.b, append(slices.Clone(row), tc.b)); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

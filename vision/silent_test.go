@@ -162,6 +162,7 @@ func TestOnceSilentlyWrong(t *testing.T) {
 		{20261330784336, false, "a small blurred curtain's lantern ΔE 20.5 from the green in view, just far enough to name a colour of its own that the hidden units could hold (refused: lanternDoubt)"},
 		{20261330784352, false, "a place beyond a row's end added for a bokeh spot resting in it, whose headroom, the background, stood for an empty tube's look: a phantom empty tube matched at the next row's end, and the two vouched for each other as glass (refused: emptyTemplate leaves out tubes added for their liquid alone)"},
 		{20261331784166, false, "the same beside a board of discs with \"?\", the curtain reading refused only for the hidden units the rules alone tell beside it (refused: curtainReadAsLiquid takes any reading that breaks no rule)"},
+		{20261331784062, true, "a photo of a row of tubes as far apart as they are wide: the gaps between them, bounded by their walls, read as empty tubes where they touched a tube on one side, and added again in the gaps after those overlapping both were left out, passed at 1.00 (wedged: a box or a place filling a gap wall to wall is none)"},
 		{20261327783978, false, "two sheets beside a mystery board of grey boxes with \"?\" that look like their cloth: the layout with them read as tubes, their panels and badges as four units in view each, kept the rules at 1.00, the hidden units told by their glyphs (refused: a tube showing all its units on a board whose every other tube is full with its top alone in view, shownAtStart)"},
 	} {
 		scene, err := render.Random(tc.seed)
