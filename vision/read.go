@@ -1708,6 +1708,23 @@ func layered(t []string) bool {
 	return slices.ContainsFunc(t, func(u string) bool { return u != t[0] })
 }
 
+// layersInView is the number of layers, runs of one colour in view, the tubes hold.
+func layersInView(tubes [][]string) int {
+	n := 0
+	for _, t := range tubes {
+		for i, u := range t {
+			if u != "?" && !strings.HasPrefix(u, solver.CurtainPrefix) && (i == 0 || t[i-1] != u) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// minLayersForUnit is the fewest layers in view that tell the unit's height beside curtains
+// (see readUnits): each layer even in units half as tall is then unlikely in a deal.
+const minLayersForUnit = 4
+
 // sameCurtains is the number of curtains when there are two or more and all name one colour;
 // else 0.
 func sameCurtains(tubes [][]string) int {
@@ -1938,7 +1955,12 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 		wet := countFunc(counts, func(n int) bool { return n > 0 })
 		switch {
 		case h > capacity && !fits && (!inferred || wet >= minHeadroomTubes):
-			// headroom: the capacity the units show stands
+			// headroom: the capacity the units show stands, unless a capacity between it and
+			// the height takes the units in whole tubes too (a flask's neck in its box: 12
+			// units in tubes of 4 read as tubes of 3, a colour all hidden, 20261331783909).
+			if c := dividingBetween(u.total, capacity, h); c > 0 {
+				r.doubt(brokenConfidence, "tubes as tall as %d units whose fullest holds %d: the %d units make whole tubes of %d or of %d, the counts allow both", h, capacity, u.total, capacity, c)
+			}
 		case inferred && len(u.layout.curtains) > 0 && h != capacity:
 			// Neither the glyphs nor the curtains' tubes count the units: tubes as full as
 			// the fullest, or each a unit or more short of the height, keep the counts alike.
@@ -2011,6 +2033,12 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 		// Every tube one run of one colour: no boundary between layers shows how tall a unit
 		// is, and the curtains keep the counts from checking it.
 		r.doubt(brokenConfidence, "no tube shows two layers, and %d curtains keep the counts from checking the unit's height", countFunc(tubes, covered))
+	} else if n := layersInView(tubes); level.HasCurtains() && !level.HasHidden() && n < minLayersForUnit && 2*capacity <= maxReadCapacity {
+		// Each layer read as two units of tubes twice as tall in units keeps the rules as
+		// well: the curtains' room doubles with the colours' shortfall, and no glyph counts
+		// units. A deal leaves some layer an odd number of units, but a few layers may all
+		// be even (two layers of 2 and 4 read as 1 and 2 in tubes of 3, 20261331783913).
+		r.doubt(brokenConfidence, "%d layers in view, %d curtains keeping the counts from checking the unit's height: tubes of %d or of %d, each layer twice as many units, the rules allow both", n, countFunc(tubes, covered), capacity, 2*capacity)
 	}
 	if spare := spareTubes(level); spare > max(float64(maxSpareTubes), float64(len(tubes))/2) {
 		r.doubt(brokenConfidence, "%d tubes hold %.1f tubes' worth of units: a level leaves at most %d tubes' worth empty, or half its tubes", len(tubes), float64(len(tubes))-spare, maxSpareTubes)
@@ -2059,6 +2087,9 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 		r.doubt(brokenConfidence, "row %d stands under the places of row %d from its left end, %d tubes short at its right: games centre or stagger their rows, so its last tubes were missed", i+1, j+1, len(rows[j])-len(rows[i]))
 	} else if i >= 0 {
 		r.doubt(brokenConfidence, "row %d stands over the places of row %d from its right end, %d tubes short at its left: games centre or stagger their rows, so its first tubes were missed or row %d's first tube is none", i+1, j+1, len(rows[j])-len(rows[i]), j+1)
+	}
+	if i, j := overlappingRows(rows); i >= 0 {
+		r.doubt(brokenConfidence, "tube %d's box reaches into tube %d's, of another row: two tubes cannot stand in one place, so one is no tube", i+1, j+1)
 	}
 	if i := offCentreRow(rows); i >= 0 {
 		r.doubt(brokenConfidence, "row %d stands off the centre two rows share, one over the other: games centre their rows, so a tube was missed at one end or read where none stands at the other", i+1)
@@ -2257,6 +2288,17 @@ func heightCapacity(cols []column, unit float64) int {
 	}
 	slices.Sort(ratios)
 	return int(ratios[len(ratios)/2] - headroomSlack)
+}
+
+// dividingBetween is the least capacity above lo and below hi that total units fill whole
+// tubes of, or 0.
+func dividingBetween(total, lo, hi int) int {
+	for c := lo + 1; c < hi; c++ {
+		if total%c == 0 {
+			return c
+		}
+	}
+	return 0
 }
 
 // dealtUntouched reports whether the tubes show a mystery level's deal no pour has touched:
@@ -3162,6 +3204,35 @@ func flushShortRow(rows [][]image.Rectangle) (short, long int, above bool) {
 	}
 	return -1, -1, false
 }
+
+// overlappingRows returns the first two boxes of different rows, in reading order, that
+// stand over each other across half the narrower's width and reach into each other by more
+// than rowOverlap of the shorter's height; or -1, -1. Rows of tubes stand clear of each
+// other: a box reaching into another row's is something else (the background under a
+// curtained tube's foot read as an empty tube in a row of its own, 20261331784221).
+func overlappingRows(rows [][]image.Rectangle) (int, int) {
+	start := make([]int, len(rows))
+	for i := 1; i < len(rows); i++ {
+		start[i] = start[i-1] + len(rows[i-1])
+	}
+	for i, row := range rows {
+		for j := i + 1; j < len(rows); j++ {
+			for a, p := range row {
+				for b, q := range rows[j] {
+					in := p.Intersect(q)
+					if 2*in.Dx() >= min(p.Dx(), q.Dx()) && float64(in.Dy()) > rowOverlap*float64(min(p.Dy(), q.Dy())) {
+						return start[i] + a, start[j] + b
+					}
+				}
+			}
+		}
+	}
+	return -1, -1
+}
+
+// rowOverlap is how far, as a share of its height, a box may reach into another row's box
+// (a rim or a foot drawn a little beyond the tube's own box).
+const rowOverlap = 0.1
 
 // offCentreRow is the first row whose centre stands offCentre of a pitch or more from the
 // centre of two adjacent rows that stand one over the other (their centres within flushSlack

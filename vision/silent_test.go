@@ -162,6 +162,9 @@ func TestOnceSilentlyWrong(t *testing.T) {
 		{20261330784336, false, "a small blurred curtain's lantern ΔE 20.5 from the green in view, just far enough to name a colour of its own that the hidden units could hold (refused: lanternDoubt)"},
 		{20261330784352, false, "a place beyond a row's end added for a bokeh spot resting in it, whose headroom, the background, stood for an empty tube's look: a phantom empty tube matched at the next row's end, and the two vouched for each other as glass (refused: emptyTemplate leaves out tubes added for their liquid alone)"},
 		{20261331784166, false, "the same beside a board of discs with \"?\", the curtain reading refused only for the hidden units the rules alone tell beside it (refused: curtainReadAsLiquid takes any reading that breaks no rule)"},
+		{20261331783913, false, "three sheets beside one open tube of two layers, 2 and 4 units, read as 1 and 2 in tubes of 3 at 0.70: every layer even, nothing counts the units (refused: too few layers in view to tell the unit's height beside curtains, layersInView)"},
+		{20261331784221, false, "the wood under a curtained tube's foot read as an empty tube in a row of its own reaching into that tube's box (refused: overlappingRows)"},
+		{20261331783909, false, "flasks whose necks made their boxes five units tall: 12 units, hidden ones told by the rules alone, read as tubes of 3 with a colour all hidden, though tubes of 4 take them too (refused: dividingBetween)"},
 		{20261331784062, true, "a photo of a row of tubes as far apart as they are wide: the gaps between them, bounded by their walls, read as empty tubes where they touched a tube on one side, and added again in the gaps after those overlapping both were left out, passed at 1.00 (wedged: a box or a place filling a gap wall to wall is none)"},
 		{20261327783978, false, "two sheets beside a mystery board of grey boxes with \"?\" that look like their cloth: the layout with them read as tubes, their panels and badges as four units in view each, kept the rules at 1.00, the hidden units told by their glyphs (refused: a tube showing all its units on a board whose every other tube is full with its top alone in view, shownAtStart)"},
 	} {
@@ -420,5 +423,46 @@ func TestCurtainReadAsLiquid(t *testing.T) {
 	underHidden.Level = &solver.Level{Capacity: 4, Tubes: [][]solver.Color{{h, 1, 2, 1}, {h, h, h, 3}, {h, h, h, 4}, {}}}
 	if got := curtainReadAsLiquid(&underHidden, curtained(0)); got != -1 {
 		t.Errorf("a tube with a hidden unit: tube %d, want -1", got)
+	}
+}
+
+// TestOverlappingRows: boxes of two rows reaching into each other by more than a tenth of a
+// box's height, across half a box's width, are two tubes in one place; rows apart, or
+// staggered clear of each other, are not.
+func TestOverlappingRows(t *testing.T) {
+	tube := func(x, y int) image.Rectangle { return image.Rect(x, y, x+60, y+200) }
+	top := []image.Rectangle{tube(0, 0), tube(100, 0), tube(200, 0)}
+	for _, tc := range []struct {
+		name string
+		rows [][]image.Rectangle
+		i, j int
+	}{
+		{"rows apart", [][]image.Rectangle{top, {tube(0, 230), tube(100, 230)}}, -1, -1},
+		{"a rim reaching a little into the row above", [][]image.Rectangle{top, {tube(0, 185), tube(100, 185)}}, -1, -1},
+		{"a box under a tube's foot, reaching 30 pixels into it", [][]image.Rectangle{top, {tube(0, 250), tube(100, 250)}, {tube(203, 170)}}, 2, 5},
+		{"beside it, under half its width", [][]image.Rectangle{top, {tube(235, 170)}}, -1, -1},
+	} {
+		if i, j := overlappingRows(tc.rows); i != tc.i || j != tc.j {
+			t.Errorf("%s: %d, %d; want %d, %d", tc.name, i, j, tc.i, tc.j)
+		}
+	}
+}
+
+// TestDividingBetween: the least capacity between two that whole tubes of it take the units.
+func TestDividingBetween(t *testing.T) {
+	for _, tc := range []struct{ total, lo, hi, want int }{
+		{12, 3, 5, 4}, {12, 3, 4, 0}, {15, 3, 6, 5}, {14, 3, 7, 0}, {24, 3, 7, 4},
+	} {
+		if got := dividingBetween(tc.total, tc.lo, tc.hi); got != tc.want {
+			t.Errorf("%d units between %d and %d: %d, want %d", tc.total, tc.lo, tc.hi, got, tc.want)
+		}
+	}
+}
+
+// TestLayersInView: runs of one colour in view, hidden units and curtains aside.
+func TestLayersInView(t *testing.T) {
+	tubes := [][]string{{"yellow", "yellow", "blue", "blue"}, {"curtain:blue"}, {"?", "?", "red"}, {}, {"red", "blue", "red"}}
+	if got := layersInView(tubes); got != 6 {
+		t.Errorf("got %d layers, want 6", got)
 	}
 }
