@@ -124,7 +124,9 @@ func (f *frame) completeRows(l tubeLayout, cands []image.Rectangle, faint func()
 			}
 			if ok {
 				found = append(found, b)
-				if !outlined(b, withFaint()) {
+				// (The faint outlines are found only where the candidates leave a place
+				// unexplained.)
+				if !outlined(b, cands) && !outlined(b, withFaint()) {
 					liquidOnly = append(liquidOnly, b)
 				}
 			}
