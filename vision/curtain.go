@@ -459,13 +459,13 @@ func (f *frame) lanternGroup(px []pixel, total int, r image.Rectangle, cloth lab
 
 // speck reports whether a group of n pixels spanning box g is too little for a lantern in r,
 // a curtain's cloth area: under lanternMinShare of its pixels, under lanternMinSide of its
-// width across, and reaching its top or bottom row. A glare stripe, whether crossing a layer's edge (3 by 4 pixels of
-// peach where it crosses a red layer under a brown one, 20261293783821) or running down a
-// cloth (2 pixels wide), stands apart from the cloth as a lantern does. Such a speck that
-// reaches the area's top or bottom row is no lantern: a lantern hangs inside its cloth
-// (a small image's lantern may be no larger, sshcrack's discovery level 30), while the
-// stripe and the layer's edge run on beyond the area. A lantern drawn as a ring has a
-// fraction of its pixels round a wide box (20261290783896).
+// width across, and reaching its top or bottom row. A glare stripe, whether crossing a
+// layer's edge (3 by 4 pixels of peach where it crosses a red layer under a brown one,
+// 20261293783821) or running down a cloth (2 pixels wide), stands apart from the cloth as a
+// lantern does. Such a speck that reaches the area's top or bottom row is no lantern: a
+// lantern hangs inside its cloth (a small image's lantern may be no larger, sshcrack's
+// discovery level 30), while the stripe and the layer's edge run on beyond the area. A
+// lantern drawn as a ring has a fraction of its pixels round a wide box (20261290783896).
 func speck(n int, g, r image.Rectangle) bool {
 	return float64(n) < lanternMinShare*float64(r.Dx()*r.Dy()) && float64(min(g.Dx(), g.Dy())) < lanternMinSide*float64(r.Dx()) &&
 		(g.Min.Y == r.Min.Y || g.Max.Y == r.Max.Y)

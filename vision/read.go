@@ -1031,11 +1031,9 @@ func (f *frame) withoutGapBoxes(h *hypothesis, cands []image.Rectangle) (l tubeL
 			if !empty[b] {
 				return false
 			}
-			if wedged(b, h.rows[i]) {
-				dropped = true
-				return true
-			}
-			return false
+			gap := wedged(b, h.rows[i])
+			dropped = dropped || gap
+			return gap
 		})
 		if n := len(h.rows[i]) - len(rows[i]); n > 0 && !slices.ContainsFunc(rows[i], func(b image.Rectangle) bool {
 			return slices.ContainsFunc(rows[i], func(o image.Rectangle) bool { return o != b && o.Overlaps(b) })
@@ -2094,14 +2092,19 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 	if i := offCentreRow(rows); i >= 0 {
 		r.doubt(brokenConfidence, "row %d stands off the centre two rows share, one over the other: games centre their rows, so a tube was missed at one end or read where none stands at the other", i+1)
 	}
-	ends := f.emptyBeyondEnds(u.layout.rows, cols, u.layout.liquidOnly)
+	// The places where an empty tube was missed: beyond the rows' ends, and in their gaps.
+	tpl, seen := f.emptyTemplate(cols, u.layout.liquidOnly)
+	var ends []endPlace
+	if seen {
+		ends = f.emptyBeyondEnds(u.layout.rows, tpl)
+	}
 	if len(ends) > 0 {
 		r.doubt(brokenConfidence, "%d places at a row's end look like the empty tubes: a tube was missed", len(ends))
 	}
 	holes := u.layout.holes()
-	if holes > 0 {
+	if holes > 0 && seen {
 		// (Doubted below for the places without a tube.)
-		ends = append(ends, f.emptyInGaps(rows, cols, u.layout.liquidOnly)...)
+		ends = append(ends, f.emptyInGaps(rows, tpl)...)
 	}
 	if len(ends) > 0 {
 		u.layout.ends = ends // (assigned, not added to: each unit height tried finds them again)

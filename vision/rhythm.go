@@ -657,12 +657,9 @@ type endPlace struct {
 // the tube with the most of it (headroomTemplate). A row spaces its tubes at its pitch, or
 // unevenly: the place is looked for from the narrowest gap between the row's tubes, less
 // endSlack of it, to the widest, plus endSlack of it (a row of one takes its gap from the
-// rows' pitch, and has none where they keep none in common).
-func (f *frame) emptyBeyondEnds(rows [][]image.Rectangle, cols []column, liquidOnly []image.Rectangle) []endPlace {
-	tpl, ok := f.emptyTemplate(cols, liquidOnly)
-	if !ok {
-		return nil
-	}
+// rows' pitch, and has none where they keep none in common). tpl is the template
+// (emptyTemplate).
+func (f *frame) emptyBeyondEnds(rows [][]image.Rectangle, tpl image.Rectangle) []endPlace {
 	pitch := commonPitch(rows) // (a row of one has no gaps of its own: the rows' pitch tells them)
 	all := slices.Concat(rows...)
 	var out []endPlace
@@ -722,12 +719,8 @@ func (f *frame) emptyTemplate(cols []column, liquidOnly []image.Rectangle) (imag
 // textured background leaves no outline to find. Each place is looked for within
 // gapPlaceSlack of a pitch from where the pitch puts it, at the row's top; a place whose
 // background just above or below matches the template too says nothing (an empty tube that
-// shows little but the background matches anywhere).
-func (f *frame) emptyInGaps(rows [][]image.Rectangle, cols []column, liquidOnly []image.Rectangle) []endPlace {
-	tpl, ok := f.emptyTemplate(cols, liquidOnly)
-	if !ok {
-		return nil
-	}
+// shows little but the background matches anywhere). tpl is the template (emptyTemplate).
+func (f *frame) emptyInGaps(rows [][]image.Rectangle, tpl image.Rectangle) []endPlace {
 	global := commonPitch(rows)
 	all := slices.Concat(rows...)
 	w := tpl.Dx()
