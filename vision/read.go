@@ -455,6 +455,33 @@ const curtainOverlap = 0.6
 // partedConfidence is the least confidence of a reading from parted outlines (see read).
 const partedConfidence = 0.9
 
+// withEnds is h's layout with the empty tubes its reading found beyond the rows' ends or
+// in their gaps (see endPlace) added to the rows.
+func withEnds(h *hypothesis) tubeLayout {
+	l := h.tubeLayout
+	l.rows = cloneRows(l.rows)
+	for _, e := range h.ends {
+		l.rows[e.row] = append(l.rows[e.row], e.box)
+		slices.SortFunc(l.rows[e.row], func(a, b image.Rectangle) int { return a.Min.X - b.Min.X })
+	}
+	l.cue, l.ends = fmt.Sprintf("%s, %d empty tubes added where the rows held none", l.cue, len(h.ends)), nil
+	return l
+}
+
+// readWithEnds reads layout l; where the rules refuse the reading and it found empty tubes
+// the layout missed (beyond the rows' ends or in their gaps), it returns the reading with
+// them added if the rules verify that one. (A reading made only to be kept where verified,
+// its top layers raised, may miss no more than an empty tube: 85000284.)
+func (f *frame) readWithEnds(l tubeLayout, base Reading) *hypothesis {
+	v := f.interpret(l, base)
+	if !v.verified() && len(v.ends) > 0 {
+		if e := f.interpret(withEnds(v), base); e.verified() {
+			return e
+		}
+	}
+	return v
+}
+
 // readFrom is read with the tube candidates given.
 func (f *frame) readFrom(base Reading, cands []image.Rectangle) (*Reading, error) {
 	faint := sync.OnceValue(f.faintCandidates) // read once, when a place at a row's pitch needs them
@@ -507,7 +534,7 @@ func (f *frame) readFrom(base Reading, cands []image.Rectangle) (*Reading, error
 		if h.cut > h.cutByFill {
 			l := h.tubeLayout
 			l.cue, l.raiseCut = l.cue+", top layers of boxes cut at them raised", true
-			if v := f.interpret(l, base); v.verified() {
+			if v := f.readWithEnds(l, base); v.verified() {
 				hs = append(hs, v)
 			}
 		}
@@ -530,7 +557,7 @@ func (f *frame) readFrom(base Reading, cands []image.Rectangle) (*Reading, error
 		if h.tops > 0 && !h.verified() && !h.raiseTops {
 			l := h.tubeLayout
 			l.cue, l.raiseTops = l.cue+", every run at a box's top above liquid raised", true
-			v := f.interpret(l, base)
+			v := f.readWithEnds(l, base)
 			if v.verified() && !v.reading.Level.HasCurtains() && (!v.reading.Level.HasHidden() || v.reading.Confidence > inferredHiddenConfidence) {
 				hs = append(hs, v)
 			}
@@ -541,14 +568,7 @@ func (f *frame) readFrom(base Reading, cands []image.Rectangle) (*Reading, error
 	// background's): a reading with them.
 	for _, h := range hs {
 		if len(h.ends) > 0 {
-			l := h.tubeLayout
-			l.rows = cloneRows(l.rows)
-			for _, e := range h.ends {
-				l.rows[e.row] = append(l.rows[e.row], e.box)
-				slices.SortFunc(l.rows[e.row], func(a, b image.Rectangle) int { return a.Min.X - b.Min.X })
-			}
-			l.cue, l.ends = fmt.Sprintf("%s, %d empty tubes added where the rows held none", l.cue, len(h.ends)), nil
-			hs = append(hs, f.interpret(l, base))
+			hs = append(hs, f.interpret(withEnds(h), base))
 		}
 	}
 	// A curtain found among a row's tubes whose cloth looks like another tube's units may
