@@ -2109,6 +2109,9 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 	if i, j := overlappingRows(rows); i >= 0 {
 		r.doubt(brokenConfidence, "tube %d's box reaches into tube %d's, of another row: two tubes cannot stand in one place, so one is no tube", i+1, j+1)
 	}
+	if i, j := levelAcrossRows(rows); i >= 0 {
+		r.doubt(brokenConfidence, "tube %d stands level with tube %d, of another row, more than half its height alongside it: a row's tubes stand level, so one is no tube", j+1, i+1)
+	}
 	if i := offCentreRow(rows); i >= 0 {
 		r.doubt(brokenConfidence, "row %d stands off the centre two rows share, one over the other: games centre their rows, so a tube was missed at one end or read where none stands at the other", i+1)
 	}
@@ -3234,6 +3237,15 @@ func flushShortRow(rows [][]image.Rectangle) (short, long int, above bool) {
 // other: a box reaching into another row's is something else (the background under a
 // curtained tube's foot read as an empty tube in a row of its own, 20261331784221).
 func overlappingRows(rows [][]image.Rectangle) (int, int) {
+	return pairAcrossRows(rows, func(p, q image.Rectangle) bool {
+		in := p.Intersect(q)
+		return 2*in.Dx() >= min(p.Dx(), q.Dx()) && float64(in.Dy()) > rowOverlap*float64(min(p.Dy(), q.Dy()))
+	})
+}
+
+// pairAcrossRows returns the first two boxes of different rows, in reading order, that
+// match; or -1, -1.
+func pairAcrossRows(rows [][]image.Rectangle, match func(p, q image.Rectangle) bool) (int, int) {
 	start := make([]int, len(rows))
 	for i := 1; i < len(rows); i++ {
 		start[i] = start[i-1] + len(rows[i-1])
@@ -3242,8 +3254,7 @@ func overlappingRows(rows [][]image.Rectangle) (int, int) {
 		for j := i + 1; j < len(rows); j++ {
 			for a, p := range row {
 				for b, q := range rows[j] {
-					in := p.Intersect(q)
-					if 2*in.Dx() >= min(p.Dx(), q.Dx()) && float64(in.Dy()) > rowOverlap*float64(min(p.Dy(), q.Dy())) {
+					if match(p, q) {
 						return start[i] + a, start[j] + b
 					}
 				}
@@ -3256,6 +3267,17 @@ func overlappingRows(rows [][]image.Rectangle) (int, int) {
 // rowOverlap is how far, as a share of its height, a box may reach into another row's box
 // (a rim or a foot drawn a little beyond the tube's own box).
 const rowOverlap = 0.1
+
+// levelAcrossRows returns the first two boxes of different rows, in reading order, whose
+// heights overlap by more than half the shorter's, wherever they stand across; or -1, -1.
+// Rows stand apart, one over the other: a box level with another row's has no row of its
+// own (the bright blur of a small photo's background, half a tube below a row's end, taken
+// for an empty tube in a row of its own, 20261332784163).
+func levelAcrossRows(rows [][]image.Rectangle) (int, int) {
+	return pairAcrossRows(rows, func(p, q image.Rectangle) bool {
+		return 2*(min(p.Max.Y, q.Max.Y)-max(p.Min.Y, q.Min.Y)) > min(p.Dy(), q.Dy())
+	})
+}
 
 // offCentreRow is the first row whose centre stands offCentre of a pitch or more from the
 // centre of two adjacent rows that stand one over the other (their centres within flushSlack

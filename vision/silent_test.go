@@ -166,6 +166,7 @@ func TestOnceSilentlyWrong(t *testing.T) {
 		{20261331784221, false, "the wood under a curtained tube's foot read as an empty tube in a row of its own reaching into that tube's box (refused: overlappingRows)"},
 		{20261331783909, false, "flasks whose necks made their boxes five units tall: 12 units, hidden ones told by the rules alone, read as tubes of 3 with a colour all hidden, though tubes of 4 take them too (refused: dividingBetween)"},
 		{20261331784062, true, "a photo of a row of tubes as far apart as they are wide: the gaps between them, bounded by their walls, read as empty tubes where they touched a tube on one side, and added again in the gaps after those overlapping both were left out, passed at 1.00 (wedged: a box or a place filling a gap wall to wall is none)"},
+		{20261332784163, false, "a small photo's bright blur half a tube below a row's end read as an empty tube in a row of its own, level with that row, which made a board of three full tubes a level to solve at 1.00 (refused: levelAcrossRows)"},
 		{20261327783978, false, "two sheets beside a mystery board of grey boxes with \"?\" that look like their cloth: the layout with them read as tubes, their panels and badges as four units in view each, kept the rules at 1.00, the hidden units told by their glyphs (refused: a tube showing all its units on a board whose every other tube is full with its top alone in view, shownAtStart)"},
 	} {
 		scene, err := render.Random(tc.seed)
@@ -428,22 +429,33 @@ func TestCurtainReadAsLiquid(t *testing.T) {
 
 // TestOverlappingRows: boxes of two rows reaching into each other by more than a tenth of a
 // box's height, across half a box's width, are two tubes in one place; rows apart, or
-// staggered clear of each other, are not.
+// staggered clear of each other, are not. levelAcrossRows: a box more than half its height
+// alongside another row's box stands in that row's band, wherever it stands across.
 func TestOverlappingRows(t *testing.T) {
 	tube := func(x, y int) image.Rectangle { return image.Rect(x, y, x+60, y+200) }
 	top := []image.Rectangle{tube(0, 0), tube(100, 0), tube(200, 0)}
+	overlapping, level := "overlappingRows", "levelAcrossRows"
 	for _, tc := range []struct {
-		name string
-		rows [][]image.Rectangle
-		i, j int
+		check, name string
+		rows        [][]image.Rectangle
+		i, j        int
 	}{
-		{"rows apart", [][]image.Rectangle{top, {tube(0, 230), tube(100, 230)}}, -1, -1},
-		{"a rim reaching a little into the row above", [][]image.Rectangle{top, {tube(0, 185), tube(100, 185)}}, -1, -1},
-		{"a box under a tube's foot, reaching 30 pixels into it", [][]image.Rectangle{top, {tube(0, 250), tube(100, 250)}, {tube(203, 170)}}, 2, 5},
-		{"beside it, under half its width", [][]image.Rectangle{top, {tube(235, 170)}}, -1, -1},
+		{overlapping, "rows apart", [][]image.Rectangle{top, {tube(0, 230), tube(100, 230)}}, -1, -1},
+		{overlapping, "a rim reaching a little into the row above", [][]image.Rectangle{top, {tube(0, 185), tube(100, 185)}}, -1, -1},
+		{overlapping, "a box under a tube's foot, reaching 30 pixels into it", [][]image.Rectangle{top, {tube(0, 250), tube(100, 250)}, {tube(203, 170)}}, 2, 5},
+		{overlapping, "beside it, under half its width", [][]image.Rectangle{top, {tube(235, 170)}}, -1, -1},
+		{level, "rows apart", [][]image.Rectangle{top, {tube(0, 230), tube(100, 230)}}, -1, -1},
+		{level, "staggered, reaching a fifth into the row above", [][]image.Rectangle{top, {tube(50, 160), tube(150, 160)}}, -1, -1},
+		{level, "beside the row's end, 90 pixels lower", [][]image.Rectangle{top, {tube(300, 90)}}, 0, 3},
+		{level, "a third row before the first tube, 90 pixels lower", [][]image.Rectangle{top, {tube(0, 250)}, {tube(-100, 90)}}, 0, 4},
+		{level, "the same 110 pixels lower", [][]image.Rectangle{top, {tube(0, 250)}, {tube(-100, 110)}}, -1, -1},
 	} {
-		if i, j := overlappingRows(tc.rows); i != tc.i || j != tc.j {
-			t.Errorf("%s: %d, %d; want %d, %d", tc.name, i, j, tc.i, tc.j)
+		check := overlappingRows
+		if tc.check == level {
+			check = levelAcrossRows
+		}
+		if i, j := check(tc.rows); i != tc.i || j != tc.j {
+			t.Errorf("%s, %s: %d, %d; want %d, %d", tc.check, tc.name, i, j, tc.i, tc.j)
 		}
 	}
 }
