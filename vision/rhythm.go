@@ -678,14 +678,14 @@ func (f *frame) emptyBeyondEnds(rows [][]image.Rectangle, tpl image.Rectangle) [
 		}{{[2]int{last.Max.X + lo, last.Max.X + hi}, 1}, {[2]int{first.Min.X - hi - w, first.Min.X - lo - w}, -1}} {
 			for x0 := side.xs[0]; x0 <= side.xs[1]; x0++ {
 				at := image.Rect(x0, row[0].Min.Y, x0+w, row[0].Min.Y+tpl.Dy())
-				if at.Min.X < margin || at.Max.X > f.w-margin || overlapsAny(at, all) || f.nccAt(tpl, at.Min) < emptyMatch {
+				if at.Min.X < margin || at.Max.X > f.w-margin || overlapsAny(at, all) || f.emptyMatchAt(tpl, at.Min) < emptyMatch {
 					continue
 				}
 				// An empty tube that shows little but the background (a faint outline on a
 				// gradient) matches any place beside the row: where the background a place
 				// further out, above or below matches it too, the match says nothing.
 				if !slices.ContainsFunc([]image.Point{{side.out * w, 0}, {0, -tpl.Dy()}, {0, tpl.Dy()}}, func(d image.Point) bool {
-					return f.nccAt(tpl, at.Min.Add(d)) >= emptyMatch
+					return f.emptyMatchAt(tpl, at.Min.Add(d)) >= emptyMatch
 				}) {
 					out = append(out, endPlace{i, at})
 				}
@@ -841,6 +841,56 @@ func (f *frame) nccAt(tpl image.Rectangle, at image.Point) float64 {
 		return 0
 	}
 	return f.grayNCC(tpl, b)
+}
+
+// emptyMatchAt is how well the place at at matches the empty tube in tpl: the grey levels'
+// normalised cross-correlation or, where that is labGate or more, the colours' (labNCC) if
+// higher. An outline that stands from the background in hue more than in grey (a green
+// outline on brown wood) leaves the grey levels to the texture seen through the glass,
+// which differs from place to place (20261333784299).
+func (f *frame) emptyMatchAt(tpl image.Rectangle, at image.Point) float64 {
+	g := f.nccAt(tpl, at)
+	if g < labGate || g >= emptyMatch {
+		return g
+	}
+	return max(g, f.labNCC(tpl, tpl.Sub(tpl.Min).Add(at)))
+}
+
+// labGate is the least grey-level match at which emptyMatchAt compares the colours too.
+const labGate = 0.4
+
+// labNCC is the normalised cross-correlation of the frame's CIELAB colours in two
+// rectangles of one size inside the frame: L, a and b each less its mean over the
+// rectangle, taken together as one vector.
+func (f *frame) labNCC(a, b image.Rectangle) float64 {
+	if !b.In(f.bounds()) || !a.In(f.bounds()) {
+		return 0
+	}
+	var sa, sb [3]float64
+	n := float64(a.Dx() * a.Dy())
+	for y := 0; y < a.Dy(); y++ {
+		for x := 0; x < a.Dx(); x++ {
+			i, j := 3*((a.Min.Y+y)*f.w+a.Min.X+x), 3*((b.Min.Y+y)*f.w+b.Min.X+x)
+			for c := range 3 {
+				sa[c] += float64(f.lab[i+c])
+				sb[c] += float64(f.lab[j+c])
+			}
+		}
+	}
+	var vab, vaa, vbb float64
+	for y := 0; y < a.Dy(); y++ {
+		for x := 0; x < a.Dx(); x++ {
+			i, j := 3*((a.Min.Y+y)*f.w+a.Min.X+x), 3*((b.Min.Y+y)*f.w+b.Min.X+x)
+			for c := range 3 {
+				p, q := float64(f.lab[i+c])-sa[c]/n, float64(f.lab[j+c])-sb[c]/n
+				vab, vaa, vbb = vab+p*q, vaa+p*p, vbb+q*q
+			}
+		}
+	}
+	if vaa <= 0 || vbb <= 0 {
+		return 0
+	}
+	return vab / math.Sqrt(vaa*vbb)
 }
 
 // grayNCC is the normalised cross-correlation of the frame's grey levels in two rectangles of
