@@ -401,11 +401,15 @@ func (f *frame) read(base Reading) (*Reading, error) {
 	}
 	// No level that keeps the rules: the tubes may stand so close that their outlines
 	// joined (partedBoxes). A reading with those found inside joined outlines too is a
-	// second guess, taken only where the rules check it fully (partedConfidence): a mystery
-	// board or curtains leave the counts too little to check (a label under each tube, read
-	// as part of it, made a mystery board's tubes a unit taller and kept the rules).
-	// Elsewhere the first reading's refusal says more.
-	if pr, perr := f.readFrom(base, all.list); perr == nil && pr.Confidence >= partedConfidence {
+	// second guess, taken only where the rules check it fully (partedConfidence), or where
+	// no unit is hidden and only curtains keep the counts from checking it fully
+	// (coveredConfidence): a mystery board leaves the counts too little to check (a label
+	// under each tube, read as part of it, made a mystery board's tubes a unit taller and
+	// kept the rules), while beside curtains alone the colours in view may fall short of
+	// whole tubes by no more than the curtained tubes hold (curtained boards whose tubes
+	// stand close, 91000383, 20261290783788). Elsewhere the first reading's refusal says
+	// more.
+	if pr, perr := f.readFrom(base, all.list); perr == nil && (pr.Confidence >= partedConfidence || !pr.Level.HasHidden() && pr.Confidence >= coveredConfidence) {
 		pr.parted = true
 		return pr, nil
 	}

@@ -71,6 +71,8 @@ func TestOnceRefused(t *testing.T) {
 		{91000546, "an empty tube of tinted glass whose box ends a few pixels above its neighbours': read raw down to their feet, its glass is a run from its top, no unit in its foot (footBelowEmpty's first form refused it)"},
 		{20261293783836, "two empty tubes on wood, their outlines faint: one at the row's end found, the other, inside the row at its pitch, matches it less than a place beyond an end must (emptyInGaps)"},
 		{87000407, "a light violet top unit on a mystery board of flasks, its top measured into the flask's shoulder above the full tubes' liquid: the shoulder's glass is unlike the unit, so no glass read as liquid (highTop)"},
+		{91000383, "tubes standing so close their outlines joined, beside two curtains: the reading from the parted outlines kept the rules at 0.70, under the 0.9 a second guess needed, though no unit is hidden (coveredConfidence suffices without hidden units)"},
+		{20261290783788, "the same, one sheet over a staggered board"},
 		{85000284, "boxes found round the liquid alone under clear glass, each top layer taken for a lid, one row's last empty tube missed besides: raised, the layers keep the rules only with the empty tube the reading found beyond the row's end (readWithEnds)"},
 	} {
 		readsExactly(t, tc.seed, nil, tc.kind)
