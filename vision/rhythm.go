@@ -863,29 +863,25 @@ const labGate = 0.4
 // rectangles of one size inside the frame: L, a and b each less its mean over the
 // rectangle, taken together as one vector.
 func (f *frame) labNCC(a, b image.Rectangle) float64 {
-	if !b.In(f.bounds()) || !a.In(f.bounds()) {
+	if !a.In(f.bounds()) || !b.In(f.bounds()) {
 		return 0
 	}
-	var sa, sb [3]float64
-	n := float64(a.Dx() * a.Dy())
+	var sa, sb, saa, sbb, sab [3]float64
 	for y := 0; y < a.Dy(); y++ {
 		for x := 0; x < a.Dx(); x++ {
 			i, j := 3*((a.Min.Y+y)*f.w+a.Min.X+x), 3*((b.Min.Y+y)*f.w+b.Min.X+x)
 			for c := range 3 {
-				sa[c] += float64(f.lab[i+c])
-				sb[c] += float64(f.lab[j+c])
+				p, q := float64(f.lab[i+c]), float64(f.lab[j+c])
+				sa[c], sb[c], saa[c], sbb[c], sab[c] = sa[c]+p, sb[c]+q, saa[c]+p*p, sbb[c]+q*q, sab[c]+p*q
 			}
 		}
 	}
+	n := float64(a.Dx() * a.Dy())
 	var vab, vaa, vbb float64
-	for y := 0; y < a.Dy(); y++ {
-		for x := 0; x < a.Dx(); x++ {
-			i, j := 3*((a.Min.Y+y)*f.w+a.Min.X+x), 3*((b.Min.Y+y)*f.w+b.Min.X+x)
-			for c := range 3 {
-				p, q := float64(f.lab[i+c])-sa[c]/n, float64(f.lab[j+c])-sb[c]/n
-				vab, vaa, vbb = vab+p*q, vaa+p*p, vbb+q*q
-			}
-		}
+	for c := range 3 {
+		vab += sab[c] - sa[c]*sb[c]/n
+		vaa += saa[c] - sa[c]*sa[c]/n
+		vbb += sbb[c] - sb[c]*sb[c]/n
 	}
 	if vaa <= 0 || vbb <= 0 {
 		return 0
