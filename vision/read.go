@@ -1498,13 +1498,18 @@ func (f *frame) readAtUnit(l *tubeLayout, r *Reading, cols []column, rooms [][2]
 		var doubted *Reading // the first such reading that keeps the rules, refused for its doubts
 		for _, hid := range looks {
 			alt, aerr := read(hid, true)
-			if aerr == nil && alt.Level.Capacity >= minInferredCapacity && visibleColors(alt.Level) >= minInferredColors {
+			// Hidden units a two-toned mark's rhythm counted are told by their mark, as glyphs
+			// tell theirs: no doubt for it, nor for few colours in view.
+			marks := marksCounted(cols, counts, hid)
+			if aerr == nil && alt.Level.Capacity >= minInferredCapacity && (visibleColors(alt.Level) >= minInferredColors || marks) {
 				// Told by the rules alone, not by a glyph: one doubt more. With curtains the
 				// reading is doubted already for the counts they hide, and the two together
 				// refuse it (see inferredCoveredConfidence).
-				if alt.Level.HasCurtains() {
+				switch {
+				case marks:
+				case alt.Level.HasCurtains():
 					alt.doubt(inferredCoveredConfidence, "hidden units told by the rules alone, beside curtains that keep the counts from checking them: one look on no tube's top that the count rule cannot take for a colour")
-				} else {
+				default:
 					alt.doubt(inferredHiddenConfidence, "hidden units told by the rules alone: one look on no tube's top that the count rule cannot take for a colour")
 				}
 				if t := bareCloth(l.clothRead, cols, counts, hid); t >= 0 {
@@ -1955,6 +1960,10 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 	// over it and the unit total divides by both.
 	fullest, h := 0, 0
 	if slices.ContainsFunc(samples, func(s unitSample) bool { return s.hidden }) {
+		// Hidden units taken by their look are counted as glyphs count them where each
+		// tube's are the run at its bottom that a two-toned mark's rhythm counted
+		// (marksCounted): discs round a glyph, too small for the glyph to be read (87000480).
+		inferred = inferred && !marksCounted(cols, counts, samples)
 		// Hidden units make counting unreliable: a level may show no full tube at all. The
 		// tubes' height says how much they hold. (Not when tubes all filled alike with no
 		// curtain, their hidden units counted by glyphs: that is a level's start, every tube
@@ -2329,6 +2338,37 @@ func dividingBetween(total, lo, hi int) int {
 		}
 	}
 	return 0
+}
+
+// marksCounted reports whether every tube holding hidden units holds them as the run at its
+// bottom that a two-toned mark's rhythm counted (glyphRun.marks), no tube shows such a run
+// without them, and the rhythm counted as many as were read in most such tubes, one fewer
+// or more in the others (a disc clipped by a round foot repeats no tone: 87000480).
+func marksCounted(cols []column, counts []int, samples []unitSample) bool {
+	k, tubes, exact := 0, 0, 0
+	for t, n := range counts {
+		hidden := 0
+		for hidden < n && samples[k+hidden].hidden {
+			hidden++
+		}
+		above := slices.ContainsFunc(samples[k+hidden:k+n], func(s unitSample) bool { return s.hidden })
+		k += n
+		run := slices.IndexFunc(cols[t].glyphGaps, func(g glyphRun) bool { return g.marks })
+		if hidden == 0 && run < 0 && !above {
+			continue
+		}
+		if hidden == 0 || run < 0 || above {
+			return false
+		}
+		switch d := cols[t].glyphGaps[run].n - hidden; {
+		case d == 0:
+			exact++
+		case d < -1 || d > 1:
+			return false
+		}
+		tubes++
+	}
+	return tubes > 0 && 2*exact > tubes
 }
 
 // dealtUntouched reports whether the tubes show a mystery level's deal no pour has touched:

@@ -76,6 +76,9 @@ func TestOnceRefused(t *testing.T) {
 		{85000284, "boxes found round the liquid alone under clear glass, each top layer taken for a lid, one row's last empty tube missed besides: raised, the layers keep the rules only with the empty tube the reading found beyond the row's end (readWithEnds)"},
 		{91000354, "three full tubes of tinted glass: two read with the glass as their top layer, the third with a thin band of it over its liquid, under the three-quarters of tubes the shared top needed to be the glass (dropGlassTops counts the tube whose room above its liquid shows it)"},
 		{20261293783992, "the same, the glass over every unit read as half units, tubes of 11"},
+		{87000480, "discs round a \"?\" on a small screen, too small for the glyph: read as hidden by their look, the height above every tube taken for the capacity, since no glyph counted them (marksCounted: the rhythm of the two-toned marks counts them)"},
+		{89000538, "the same, two colours in view beside two empty tubes: too few colours for hidden units told by the rules alone"},
+		{89000298, "the same beside lids, doubted twice as told by the rules alone beside curtains"},
 	} {
 		readsExactly(t, tc.seed, nil, tc.kind)
 	}
@@ -110,6 +113,34 @@ func refusedOrExact(t *testing.T, seed uint64, fixed map[string]string, kind str
 	r, err := Read(scene.Data)
 	if err == nil && r.Level.Canonical() != scene.Truth.Level.Canonical() {
 		t.Errorf("scene %d (%s): silently wrong:\ngot  %s\nwant %s", seed, kind, r.Level.Compact(), scene.Truth.Level.Compact())
+	}
+}
+
+// TestMarksCounted: hidden units count as told by their marks only where each tube's are the
+// run at its bottom that the marks' rhythm counted, as many as it counted in most tubes.
+func TestMarksCounted(t *testing.T) {
+	h, c := unitSample{hidden: true}, unitSample{}
+	marked := func(n int) column { return column{bottom: 1, glyphGaps: []glyphRun{{n: n, marks: true}}} }
+	plain := column{bottom: 1}
+	for _, tc := range []struct {
+		name    string
+		cols    []column
+		counts  []int
+		samples []unitSample
+		want    bool
+	}{
+		{"every run counted", []column{marked(3), marked(3), {}}, []int{4, 4, 0}, []unitSample{h, h, h, c, h, h, h, c}, true},
+		{"one run a unit short", []column{marked(3), marked(3), marked(2)}, []int{4, 4, 4}, []unitSample{h, h, h, c, h, h, h, c, h, h, h, c}, true},
+		{"most runs a unit short", []column{marked(3), marked(2), marked(2)}, []int{4, 4, 4}, []unitSample{h, h, h, c, h, h, h, c, h, h, h, c}, false},
+		{"a run two units short", []column{marked(3), marked(3), marked(1)}, []int{4, 4, 4}, []unitSample{h, h, h, c, h, h, h, c, h, h, h, c}, false},
+		{"hidden units with no run", []column{marked(3), plain}, []int{4, 4}, []unitSample{h, h, h, c, h, h, h, c}, false},
+		{"a run with no hidden units", []column{marked(3), marked(3)}, []int{4, 4}, []unitSample{h, h, h, c, c, c, c, c}, false},
+		{"a hidden unit over a colour", []column{marked(3), marked(2)}, []int{4, 4}, []unitSample{h, h, h, c, h, h, c, h}, false},
+		{"no marks", []column{plain, plain}, []int{2, 2}, []unitSample{c, c, c, c}, false},
+	} {
+		if got := marksCounted(tc.cols, tc.counts, tc.samples); got != tc.want {
+			t.Errorf("%s: marksCounted = %v, want %v", tc.name, got, tc.want)
+		}
 	}
 }
 
