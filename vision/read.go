@@ -486,6 +486,28 @@ func (f *frame) readWithEnds(l tubeLayout, base Reading) *hypothesis {
 	return v
 }
 
+// fullBoardEnds reads hypothesis h's layout again with tubes at the places its rows' pitch
+// leaves beyond their ends where only the faint outlines (faintCandidates) show a tube, when
+// h's reading has every tube full: a level leaves room to pour, so a tube with room was
+// missed, and where no empty tube was found to match places with (see withEnds), an empty
+// tube of thin glass beyond a row's end shows only its faint outline. Elsewhere faint
+// outlines count only within the board's span (beyond it stand buttons and doodles). It
+// returns the reading where the rules verify it, else nil (85000534).
+func (f *frame) fullBoardEnds(h *hypothesis, cands []image.Rectangle, faint func() []image.Rectangle, base Reading) *hypothesis {
+	if h.verified() || h.reading == nil || h.reading.Level == nil || spareTubes(h.reading.Level) > 0 {
+		return nil
+	}
+	c, ok := f.completeRowsBeyond(h.tubeLayout, cands, faint, 1, true)
+	if !ok {
+		return nil
+	}
+	c.cue += ", faint outlines counted beyond a full board's rows"
+	if v := f.interpret(c, base); v.verified() {
+		return v
+	}
+	return nil
+}
+
 // readFrom is read with the tube candidates given.
 func (f *frame) readFrom(base Reading, cands []image.Rectangle) (*Reading, error) {
 	faint := sync.OnceValue(f.faintCandidates) // read once, when a place at a row's pitch needs them
@@ -565,6 +587,13 @@ func (f *frame) readFrom(base Reading, cands []image.Rectangle) (*Reading, error
 			if v.verified() && !v.reading.Level.HasCurtains() && (!v.reading.Level.HasHidden() || v.reading.Confidence > inferredHiddenConfidence) {
 				hs = append(hs, v)
 			}
+		}
+	}
+	// A reading with every tube full missed a tube with room: one of thin glass beyond a
+	// row's end may show only a faint outline (fullBoardEnds).
+	for _, h := range hs {
+		if v := f.fullBoardEnds(h, cands, faint, base); v != nil {
+			hs = append(hs, v)
 		}
 	}
 	// Places beyond the rows' ends, or in their gaps at their pitch, that look like an empty

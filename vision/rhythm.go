@@ -43,6 +43,12 @@ const (
 // against a dark outline), the tubes found stand two places apart, and the pitch they show
 // is twice the row's.
 func (f *frame) completeRows(l tubeLayout, cands []image.Rectangle, faint func() []image.Rectangle, split int) (tubeLayout, bool) {
+	return f.completeRowsBeyond(l, cands, faint, split, false)
+}
+
+// completeRowsBeyond is completeRows; with faintEnds, faint outlines count beyond the board's
+// span too (see fullBoardEnds).
+func (f *frame) completeRowsBeyond(l tubeLayout, cands []image.Rectangle, faint func() []image.Rectangle, split int, faintEnds bool) (tubeLayout, bool) {
 	rows := l.allRows()
 	global := commonPitch(rows) / float64(split)
 	var all []image.Rectangle // the candidates and the faint outlines, put together once needed
@@ -119,7 +125,7 @@ func (f *frame) completeRows(l tubeLayout, cands []image.Rectangle, faint func()
 			b, ok := at(x, end, cands)
 			// Faint outlines count where the others tell nothing, within the board's span:
 			// beyond its ends stand buttons and doodles.
-			if !ok && !(end && !inBoard(place(x))) {
+			if !ok && (faintEnds || !(end && !inBoard(place(x)))) {
 				b, ok = at(x, end, withFaint())
 			}
 			if ok {
