@@ -1984,7 +1984,33 @@ type layoutUnits struct {
 
 // readUnits reads the sampled units as a level and checks it against the rules.
 func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, inferred bool) error {
+	// (The height raises the capacity only beside curtains with no unit hidden: the
+	// reading is kept to start again from there alone.)
+	var before Reading
+	if len(u.layout.curtains) > 0 && !slices.ContainsFunc(samples, func(s unitSample) bool { return s.hidden }) {
+		before = r.clone()
+	}
+	raisedShort, err := f.readUnitsAt(r, u, samples, inferred, true)
+	if raisedShort {
+		// Beside curtains the tubes' height raised the capacity over the fullest tube's
+		// units, and the colours then lack more units than the curtains and hidden units
+		// can hold: the height is headroom (more than a unit of it: 83000292). The capacity
+		// the fullest tube shows is read instead, kept where it passes.
+		rr := before
+		if _, e := f.readUnitsAt(&rr, u, samples, inferred, false); e == nil {
+			*r = rr
+			return nil
+		}
+	}
+	return err
+}
+
+// readUnitsAt is readUnits; with byHeight, the tubes' height beside curtains may raise the
+// capacity over the fullest tube's units, and raisedShort reports that it did and the
+// colours then lacked more units than the curtains and hidden units can hold.
+func (f *frame) readUnitsAt(r *Reading, u layoutUnits, samples []unitSample, inferred, byHeight bool) (raisedShort bool, err error) {
 	cols, counts, capacity := u.cols, u.counts, u.capacity
+	raised := false
 	// fullest is the fullest tube's units where the tubes' height (h) raised the capacity
 	// over it and the unit total divides by both.
 	fullest, h := 0, 0
@@ -2041,8 +2067,11 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 	} else if len(u.layout.curtains) > 0 {
 		// Curtains hold units the counts cannot see, so the counts settle no capacity: tubes
 		// a unit or more taller than the fullest tube's liquid (more than games leave above a
-		// full tube) hold more than any tube shows.
-		capacity = max(capacity, heightCapacity(cols, u.unit))
+		// full tube) hold more than any tube shows (where the colours then lack more units than
+		// the curtains can hold, readUnits reads the fullest tube's capacity instead).
+		if h := heightCapacity(cols, u.unit); byHeight && h > capacity {
+			capacity, raised = h, true
+		}
 	}
 	switch {
 	case capacity < 2:
@@ -2057,7 +2086,7 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 	}
 	tubes, means, err := r.colors(cols, counts, samples, capacity, &f.deltas)
 	if err != nil {
-		return err
+		return raisedShort, err
 	}
 	level, err := solver.BuildLevel(capacity, tubes)
 	if err == nil {
@@ -2079,7 +2108,7 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 	}
 	if err != nil {
 		r.doubt(brokenConfidence, "%v", solver.ErrorMessage(err))
-		return solver.Errorf(solver.CodeLowConfidence, "the reading breaks the level's rules: %s", solver.ErrorMessage(err))
+		return raisedShort, solver.Errorf(solver.CodeLowConfidence, "the reading breaks the level's rules: %s", solver.ErrorMessage(err))
 	}
 	if fullest > 0 && !slices.ContainsFunc(visibleCounts(level), func(n int) bool { return n > fullest }) {
 		// Tubes as tall as h and tubes of fullest with more room above them than games
@@ -2088,6 +2117,7 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 	}
 	if missing, room := coveredShortfall(level); missing > room {
 		r.doubt(brokenConfidence, "the colours lack %d units, more than the curtains and hidden units can hold (%d)", missing, room)
+		raisedShort = raised
 	}
 	if level.HasCurtains() && !slices.ContainsFunc(tubes, layered) {
 		// Every tube one run of one colour: no boundary between layers shows how tall a unit
@@ -2228,15 +2258,15 @@ func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, infer
 	}
 	if level.Colors() < 2 && !level.HasHidden() && !level.HasCurtains() {
 		// One colour is no puzzle to sort: bars, a map's path, a progress strip.
-		return solver.Errorf(solver.CodeNoPuzzle, "no water-sort level found: the tubes hold %d colour, a level has at least 2", level.Colors())
+		return raisedShort, solver.Errorf(solver.CodeNoPuzzle, "no water-sort level found: the tubes hold %d colour, a level has at least 2", level.Colors())
 	}
 	if level.Solved() && !level.HasHidden() && !level.HasCurtains() {
-		return solver.Errorf(solver.CodeNoPuzzle, "no puzzle to solve: the board shows a finished level (every tube empty or full of one colour)")
+		return raisedShort, solver.Errorf(solver.CodeNoPuzzle, "no puzzle to solve: the board shows a finished level (every tube empty or full of one colour)")
 	}
 	if r.Confidence < LowConfidence {
-		return r.lowConfidence()
+		return raisedShort, r.lowConfidence()
 	}
-	return nil
+	return raisedShort, nil
 }
 
 // A reading whose hidden units were told by the rules alone (no glyph) is doubted to

@@ -81,6 +81,8 @@ func TestOnceRefused(t *testing.T) {
 		{89000298, "the same beside lids, doubted twice as told by the rules alone beside curtains"},
 		{85000534, "two empty tubes of thin glass beyond a one-row board's end, their outlines faint on a light background and no empty tube found to match them with: every tube read full (faint outlines count beyond a full board's rows: fullBoardEnds)"},
 		{87000262, "the same beside a row of fourteen"},
+		{89000368, "tubes of 7 beside lids, a unit's room above the fullest: the height's capacity, 8, beside curtains that may hide fuller tubes, left the colours lacking more units than the lids can hold (the fullest tube's capacity is read then: readUnits)"},
+		{20261290783893, "the same beside sheets, tubes of 5 read as tubes of 6"},
 	} {
 		readsExactly(t, tc.seed, nil, tc.kind)
 	}
