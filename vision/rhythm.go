@@ -371,23 +371,8 @@ func (f *frame) dropGlassTops(cols []column, rooms [][2]int) {
 			return !c.curtain && len(c.runs) > 1 && slices.ContainsFunc(c.runs[:len(c.runs)-1], func(r lab) bool { return deltaE(r, shared) < buriedDE })
 		})
 	}
-	// A tube whose liquid ends below its top shows the glass in the room above it: where
-	// that room looks like the shared top, the tube agrees with it (a full tube's thin
-	// headroom of tinted glass over its liquid, beside two tubes whose tinted glass reads as
-	// their top layer: 91000354).
-	agree := len(sharing)
-	for i, c := range cols {
-		if !topSeen[i] || slices.Contains(sharing, i) {
-			continue
-		}
-		if y0, y1 := c.roomBand(); y1-y0 >= minRoomRows {
-			if m, ok := f.medianLab(centreStrip(c.box, y0, y1)); ok && deltaE(m, shared) < glassDE {
-				agree++
-			}
-		}
-	}
 	sharedWhole := false
-	if float64(agree) >= glassTopShare*float64(len(sampled)) && !buried() && glassy() {
+	if float64(len(sharing)) >= glassTopShare*float64(len(sampled)) && !buried() && glassy() {
 		glasses = append(glasses, shared)
 		// A tube that is one layer up to its top holds capacity units; were the shared top
 		// liquid, the tubes where it lies over other layers would add more of that colour
@@ -473,10 +458,6 @@ const (
 	glassReach    = 0.15
 	buriedDE      = 4
 )
-
-// minRoomRows is the fewest rows of room above a tube's liquid (its roomBand) sampled as the
-// glass there.
-const minRoomRows = 3
 
 // headroomGlass is the glass as the tubes' headroom shows it: games leave room above a full
 // tube, so the band between a tube's top and the typical top of the liquid shows the glass in
