@@ -1528,17 +1528,18 @@ func (f *frame) readAtUnit(l *tubeLayout, r *Reading, cols []column, rooms [][2]
 		for _, hid := range looks {
 			alt, aerr := read(hid, true)
 			// Hidden units a two-toned mark's rhythm counted are told by their mark, as glyphs
-			// tell theirs: no doubt for it, nor for few colours in view.
+			// tell theirs: no doubt for it, nor for few colours in view. (Not beside curtains:
+			// there the count checks too little of the rest, and a unit too many on one tube
+			// passed a capacity one too large, 20261314784071.)
 			marks := marksCounted(cols, counts, hid)
 			if aerr == nil && alt.Level.Capacity >= minInferredCapacity && (visibleColors(alt.Level) >= minInferredColors || marks) {
 				// Told by the rules alone, not by a glyph: one doubt more. With curtains the
 				// reading is doubted already for the counts they hide, and the two together
 				// refuse it (see inferredCoveredConfidence).
 				switch {
-				case marks:
 				case alt.Level.HasCurtains():
 					alt.doubt(inferredCoveredConfidence, "hidden units told by the rules alone, beside curtains that keep the counts from checking them: one look on no tube's top that the count rule cannot take for a colour")
-				default:
+				case !marks:
 					alt.doubt(inferredHiddenConfidence, "hidden units told by the rules alone: one look on no tube's top that the count rule cannot take for a colour")
 				}
 				if t := bareCloth(l.clothRead, cols, counts, hid); t >= 0 {
