@@ -76,6 +76,7 @@ func TestOnceRefused(t *testing.T) {
 		{85000284, "boxes found round the liquid alone under clear glass, each top layer taken for a lid, one row's last empty tube missed besides: raised, the layers keep the rules only with the empty tube the reading found beyond the row's end (readWithEnds)"},
 		{87000480, "discs round a \"?\" on a small screen, too small for the glyph: read as hidden by their look, the height above every tube taken for the capacity, since no glyph counted them (marksCounted: the rhythm of the two-toned marks counts them)"},
 		{89000538, "the same, two colours in view beside two empty tubes: too few colours for hidden units told by the rules alone"},
+		{91000550, "the same on a board of nineteen tubes whose reading of the discs, doubted as told by the rules alone, lost to a layout breaking the rules (no doubt for hidden units told by their marks, where no curtain stands)"},
 		{85000534, "two empty tubes of thin glass beyond a one-row board's end, their outlines faint on a light background and no empty tube found to match them with: every tube read full (faint outlines count beyond a full board's rows: fullBoardEnds)"},
 		{87000262, "the same beside a row of fourteen"},
 		{89000368, "tubes of 7 beside lids, a unit's room above the fullest: the height's capacity, 8, beside curtains that may hide fuller tubes, left the colours lacking more units than the lids can hold (the fullest tube's capacity is read then: readUnits)"},
