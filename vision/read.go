@@ -1526,12 +1526,14 @@ func (f *frame) readAtUnit(l *tubeLayout, r *Reading, cols []column, rooms [][2]
 		looks = append(looks, f.markedLooks(samples, counts, capacity, looks)...)
 		var doubted *Reading // the first such reading that keeps the rules, refused for its doubts
 		for _, hid := range looks {
-			alt, aerr := read(hid, true)
-			// Hidden units a two-toned mark's rhythm counted are told by their mark, as glyphs
-			// tell theirs: no doubt for it, nor for few colours in view. (Not beside curtains:
-			// there the count checks too little of the rest, and a unit too many on one tube
-			// passed a capacity one too large, 20261314784071.)
+			// Hidden units a two-toned mark's rhythm counted (marksCounted) are told by their
+			// mark, as glyphs tell theirs: discs round a glyph too small for the glyph to be
+			// read (87000480). They count for the capacity as told ones (readUnits), and take
+			// no doubt for it, nor for few colours in view. (Not beside curtains: there the
+			// count checks too little of the rest, and a unit too many on one tube passed a
+			// capacity one too large, 20261314784071.)
 			marks := marksCounted(cols, counts, hid)
+			alt, aerr := read(hid, !marks)
 			if aerr == nil && alt.Level.Capacity >= minInferredCapacity && (visibleColors(alt.Level) >= minInferredColors || marks) {
 				// Told by the rules alone, not by a glyph: one doubt more. With curtains the
 				// reading is doubted already for the counts they hide, and the two together
@@ -1985,13 +1987,14 @@ type layoutUnits struct {
 
 // readUnits reads the sampled units as a level and checks it against the rules.
 func (f *frame) readUnits(r *Reading, u layoutUnits, samples []unitSample, inferred bool) error {
-	// (The height raises the capacity only beside curtains with no unit hidden: the
-	// reading is kept to start again from there alone.)
+	// The height raises the capacity only beside curtains with no unit hidden: the reading
+	// is kept to start again from there alone.
+	byHeight := len(u.layout.curtains) > 0 && !slices.ContainsFunc(samples, func(s unitSample) bool { return s.hidden })
 	var before Reading
-	if len(u.layout.curtains) > 0 && !slices.ContainsFunc(samples, func(s unitSample) bool { return s.hidden }) {
+	if byHeight {
 		before = r.clone()
 	}
-	raisedShort, err := f.readUnitsAt(r, u, samples, inferred, true)
+	raisedShort, err := f.readUnitsAt(r, u, samples, inferred, byHeight)
 	if raisedShort {
 		// Beside curtains the tubes' height raised the capacity over the fullest tube's
 		// units, and the colours then lack more units than the curtains and hidden units
@@ -2016,10 +2019,6 @@ func (f *frame) readUnitsAt(r *Reading, u layoutUnits, samples []unitSample, inf
 	// over it and the unit total divides by both.
 	fullest, h := 0, 0
 	if slices.ContainsFunc(samples, func(s unitSample) bool { return s.hidden }) {
-		// Hidden units taken by their look are counted as glyphs count them where each
-		// tube's are the run at its bottom that a two-toned mark's rhythm counted
-		// (marksCounted): discs round a glyph, too small for the glyph to be read (87000480).
-		inferred = inferred && !marksCounted(cols, counts, samples)
 		// Hidden units make counting unreliable: a level may show no full tube at all. The
 		// tubes' height says how much they hold. (Not when tubes all filled alike with no
 		// curtain, their hidden units counted by glyphs: that is a level's start, every tube
