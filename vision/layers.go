@@ -758,79 +758,17 @@ type unitFit struct{ unit, misfit float64 }
 // rules, one of them may keep them (the readings of each are checked alike).
 func unitHeights(cols []column) []unitFit {
 	var unit float64
-	var gaps, inner, heights, tops []float64
-	var runs []glyphRun
-	for _, c := range cols {
-		if c.empty() {
-			continue
-		}
-		prev := c.bottom
-		for i, y := range c.bounds {
-			gaps = append(gaps, float64(prev-y))
-			if i > 0 {
-				inner = append(inner, float64(prev-y))
-			}
-			prev = y
-		}
-		if len(c.bounds) > 0 {
-			tops = append(tops, float64(prev-c.top))
-		}
-		heights = append(heights, float64(c.bottom-c.top))
-		runs = append(runs, c.glyphGaps...)
-	}
-	if len(tops) < minTopRuns {
-		tops = nil
-	}
+	e := evidenceOf(cols)
+	gaps, inner, heights, runs := e.gaps, e.inner, e.heights, e.runs
 	if len(heights) == 0 {
 		return []unitFit{{0, 1}}
 	}
-	fitsGap := func(g, u float64) bool {
-		k := math.Round(g / u)
-		return k >= 1 && math.Abs(g/u-k) <= gapFit
-	}
-	// fitsTall: a height of whole units whose top unit may be short units shorter, or taller.
-	fitsTall := func(h, u, short float64) bool {
-		n := math.Round(h/u - meniscusBias)
-		e := h/u - n
-		return n >= 1 && n <= solver.MaxCapacity && e >= -short && e < tallTop
-	}
-	fitsHeight := func(h, u float64) bool { return fitsTall(h, u, shortTop) }
-	fitsTop := func(t, u float64) bool { return fitsTall(t, u, shortTopRun) }
-	fitsRun := func(g glyphRun, u float64) bool {
-		return fitsGap(g.height, u) && math.Round(g.height/u) == float64(g.n)
-	}
-	score := func(u float64) float64 {
-		s := 0.0
-		for _, g := range gaps {
-			if fitsGap(g, u) {
-				s++
-			}
-		}
-		// A run of counted glyphs says how many units it holds: it fits only that many.
-		for _, g := range runs {
-			if fitsRun(g, u) {
-				s += float64(g.n)
-			}
-		}
-		for _, h := range heights {
-			if fitsHeight(h, u) {
-				s += 2
-			}
-		}
-		for _, t := range tops {
-			if fitsTop(t, u) {
-				s++
-			}
-		}
-		return s
-	}
+	score := e.score
 	type cand struct{ u, score float64 }
 	var cands []cand
 	bestScore := 0.0
-	whole := float64(len(gaps) + 2*len(heights) + len(tops))
 	values := append(slices.Clone(gaps), heights...)
 	for _, g := range runs {
-		whole += float64(g.n)
 		values = append(values, g.height)
 	}
 	for _, v := range values {
@@ -920,7 +858,7 @@ func unitHeights(cols []column) []unitFit {
 		return unit
 	}
 	unit = refine(unit)
-	fits := []unitFit{{unit, 1 - score(unit)/whole}}
+	fits := []unitFit{{unit, e.misfit(unit)}}
 	slices.SortStableFunc(cands, func(a, b cand) int {
 		if a.score != b.score {
 			return cmp.Compare(b.score, a.score)
@@ -935,7 +873,7 @@ func unitHeights(cols []column) []unitFit {
 		if slices.ContainsFunc(fits, func(f unitFit) bool { return math.Abs(f.unit-u) < altUnitGap*max(f.unit, u) }) {
 			continue
 		}
-		fits = append(fits, unitFit{u, 1 - score(u)/whole})
+		fits = append(fits, unitFit{u, e.misfit(u)})
 	}
 	// The gaps between two colour changes carry neither a meniscus nor the tube's rounded
 	// foot, which the gaps from the bottom carry (a foot drawn a pixel or two taller): the
@@ -943,10 +881,103 @@ func unitHeights(cols []column) []unitFit {
 	if sum, units := wholeGaps(inner, unit); units >= minInnerUnits {
 		u := sum / units
 		if !slices.ContainsFunc(fits, func(f unitFit) bool { return math.Abs(f.unit-u) < innerUnitGap*f.unit }) {
-			fits = slices.Insert(fits, 1, unitFit{u, 1 - score(u)/whole})
+			fits = slices.Insert(fits, 1, unitFit{u, e.misfit(u)})
 		}
 	}
 	return fits
+}
+
+// unitEvidence is what the columns tell of the unit's height (see unitHeights): the gaps
+// between colour changes (inner: those above the lowest), the columns' heights, the top
+// runs (where minTopRuns columns show one) and the runs of counted glyphs.
+type unitEvidence struct {
+	gaps, inner, heights, tops []float64
+	runs                       []glyphRun
+}
+
+func evidenceOf(cols []column) unitEvidence {
+	var e unitEvidence
+	for _, c := range cols {
+		if c.empty() {
+			continue
+		}
+		prev := c.bottom
+		for i, y := range c.bounds {
+			e.gaps = append(e.gaps, float64(prev-y))
+			if i > 0 {
+				e.inner = append(e.inner, float64(prev-y))
+			}
+			prev = y
+		}
+		if len(c.bounds) > 0 {
+			e.tops = append(e.tops, float64(prev-c.top))
+		}
+		e.heights = append(e.heights, float64(c.bottom-c.top))
+		e.runs = append(e.runs, c.glyphGaps...)
+	}
+	if len(e.tops) < minTopRuns {
+		e.tops = nil
+	}
+	return e
+}
+
+// score is how much of the evidence unit u fits: a gap or a top run counts once, a height
+// twice, a run of glyphs as many times as it holds units.
+func (e unitEvidence) score(u float64) float64 {
+	s := 0.0
+	for _, g := range e.gaps {
+		if fitsGap(g, u) {
+			s++
+		}
+	}
+	// A run of counted glyphs says how many units it holds: it fits only that many.
+	for _, g := range e.runs {
+		if fitsRun(g, u) {
+			s += float64(g.n)
+		}
+	}
+	for _, h := range e.heights {
+		if fitsHeight(h, u) {
+			s += 2
+		}
+	}
+	for _, t := range e.tops {
+		if fitsTop(t, u) {
+			s++
+		}
+	}
+	return s
+}
+
+// misfit is the share of the evidence unit u does not fit.
+func (e unitEvidence) misfit(u float64) float64 {
+	whole := float64(len(e.gaps) + 2*len(e.heights) + len(e.tops))
+	for _, g := range e.runs {
+		whole += float64(g.n)
+	}
+	if whole == 0 {
+		return 1
+	}
+	return 1 - e.score(u)/whole
+}
+
+func fitsGap(g, u float64) bool {
+	k := math.Round(g / u)
+	return k >= 1 && math.Abs(g/u-k) <= gapFit
+}
+
+// fitsTall reports whether h is a height of whole units whose top unit may be short units
+// shorter, or taller.
+func fitsTall(h, u, short float64) bool {
+	n := math.Round(h/u - meniscusBias)
+	e := h/u - n
+	return n >= 1 && n <= solver.MaxCapacity && e >= -short && e < tallTop
+}
+
+func fitsHeight(h, u float64) bool { return fitsTall(h, u, shortTop) }
+func fitsTop(t, u float64) bool    { return fitsTall(t, u, shortTopRun) }
+func fitsRun(g glyphRun, u float64) bool {
+	return fitsGap(g.height, u) && math.Round(g.height/u) == float64(g.n)
 }
 
 // minInnerUnits is the fewest units the gaps between colour changes must hold for the unit

@@ -472,3 +472,49 @@ func TestMarksMisread(t *testing.T) {
 		refusedOrExact(t, tc.seed, map[string]string{"hidden": "glyph-circle"}, tc.kind)
 	}
 }
+
+// TestLookMisfit checks that a look of hidden units makes each tube's hidden run one run for
+// the unit's evidence: bounds inside it (marks that part it) and a rhythm of its marks
+// counted at a multiple of their period no longer misfit; bounds above it, and a rhythm
+// that counts the run otherwise, still do.
+func TestLookMisfit(t *testing.T) {
+	const unit = 17.67
+	// Two tubes of 7: one unit in view on six hidden, the run parted by marks at odd places
+	// in the first, its marks' rhythm counted at twice their period in the second.
+	col := func(bounds []int, runs ...glyphRun) column {
+		return column{box: image.Rect(0, 0, 26, 140), bottom: 123, top: 0, bounds: bounds, glyphGaps: runs}
+	}
+	hidden := func(hs ...int) ([]int, []unitSample) {
+		var counts []int
+		var samples []unitSample
+		for _, h := range hs {
+			counts = append(counts, 7)
+			for j := range 7 {
+				samples = append(samples, unitSample{hidden: j < h})
+			}
+		}
+		return counts, samples
+	}
+	for _, tc := range []struct {
+		name  string
+		cols  []column
+		hs    []int
+		whole bool // the look leaves no misfit
+	}{
+		{"marks part the hidden runs", []column{col([]int{100, 73, 17}), col([]int{91, 17})}, []int{6, 6}, true},
+		{"rhythm at twice the period", []column{col([]int{17}, glyphRun{height: 106, n: 3}), col([]int{17}, glyphRun{height: 106, n: 3})}, []int{6, 6}, true},
+		{"no unit hidden", []column{col([]int{100, 73, 17}), col([]int{91, 17})}, []int{0, 0}, false},
+		{"a bound above the hidden run", []column{col([]int{100, 73, 17}), col([]int{91, 17})}, []int{2, 2}, false},
+		{"rhythm counting the run otherwise", []column{col([]int{17}, glyphRun{height: 106, n: 4}), col([]int{17}, glyphRun{height: 106, n: 4})}, []int{6, 6}, false},
+	} {
+		counts, samples := hidden(tc.hs...)
+		before := evidenceOf(tc.cols).misfit(unit)
+		got := lookMisfit(tc.cols, counts, samples, unit)
+		if before <= maxMisfit {
+			t.Errorf("%s: the columns misfit %.2f before the look, want more than %.2f", tc.name, before, maxMisfit)
+		}
+		if (got == 0) != tc.whole {
+			t.Errorf("%s: misfit %.2f with the look, want none: %v", tc.name, got, tc.whole)
+		}
+	}
+}

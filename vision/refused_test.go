@@ -81,6 +81,7 @@ func TestOnceRefused(t *testing.T) {
 		{87000262, "the same beside a row of fourteen"},
 		{89000368, "tubes of 7 beside lids, a unit's room above the fullest: the height's capacity, 8, beside curtains that may hide fuller tubes, left the colours lacking more units than the lids can hold (the fullest tube's capacity is read then: readUnits)"},
 		{20261290783893, "the same beside sheets, tubes of 5 read as tubes of 6"},
+		{85000288, "light grey boxes with a \"?\" blurred by scaling up, too faint for a glyph: the marks part each hidden run at odd places and their rhythm counts it at twice its period, so the reading of the boxes' look as hidden units, which keeps the rules, was refused for the layers misfitting the unit (lookMisfit)"},
 	} {
 		readsExactly(t, tc.seed, nil, tc.kind)
 	}
