@@ -596,7 +596,7 @@ func (f *frame) glyphs(b image.Rectangle, y0, y1 int) int {
 	if !ok || strip.Dy() < minGlyphRows {
 		return 0
 	}
-	for _, ink := range inks(run) {
+	for _, ink := range inks(run, f.peakL(strip)) {
 		if n := f.glyphRhythm(strip, ink); n > 0 {
 			return n
 		}
@@ -678,6 +678,10 @@ func inkBands(prof []float64) int {
 	return 1 + countFunc(gaps, func(g int) bool { return 2*g >= widest })
 }
 
+// beatFit is how near, as a share of a beat, a period must come to a whole multiple of it to
+// be taken for one (see rhythm).
+const beatFit = 0.1
+
 // rhythm is the number of units in a run whose glyph profile (the share of ink per row)
 // repeats once per unit, or 0 (see glyphs).
 func rhythm(prof []float64) int {
@@ -707,10 +711,20 @@ func rhythm(prof []float64) int {
 	// rhythm a little blurred: 20261293783711) and the period is minGlyphRows or more (a
 	// few rows at a tube's foot repeat at any short shift: 86000435, a curtain's cloth).
 	halfRepeats := func(p int) bool { return max(corr(p/2), corr((p+1)/2)) >= glyphMatch/2 }
+	// A run whose profile repeats at a period that does not divide it into whole units (a
+	// foot's rows below the last glyph, 85000288) repeats at that period's multiples too:
+	// those count no units of their own.
+	beat := 0
 	for p := max(3, h/solver.MaxCapacity); float64(h) >= (2-glyphFit)*float64(p); p++ {
 		k := float64(h) / float64(p)
 		if math.Abs(k-math.Round(k)) > glyphFit {
+			if beat == 0 && p >= minGlyphRows && corr(p) >= glyphMatch {
+				beat = p
+			}
 			continue
+		}
+		if m := float64(p) / float64(max(beat, 1)); beat > 0 && math.Round(m) >= 2 && math.Abs(m-math.Round(m)) <= beatFit {
+			return 0
 		}
 		if corr(p) >= glyphMatch && (2*p <= h || p >= minGlyphRows && !halfRepeats(p)) {
 			return int(math.Round(k))
@@ -1103,7 +1117,7 @@ func (f *frame) sampleUnit(r image.Rectangle) unitSample {
 	w := r.Dx()
 	r = f.clip(image.Rect(r.Min.X+w/6, r.Min.Y, r.Max.X-w/6, r.Max.Y))
 	hidden := false
-	for _, ink := range inks(c) {
+	for _, ink := range inks(c, f.peakL(r)) {
 		share, ok := f.inkShare(r, ink)
 		if !ok {
 			return unitSample{color: c, patch: patch} // mostly stripe: no glyph to tell
@@ -1113,10 +1127,17 @@ func (f *frame) sampleUnit(r image.Rectangle) unitSample {
 	return unitSample{color: c, patch: patch, hidden: hidden, greyBox: hidden && c.L >= hiddenMaxL}
 }
 
-// inks are the tests for a glyph's pixels on a box of colour c: on a dark neutral box, a
-// light glyph; on a mid-grey one (up to greyBoxMaxL), a light or a dark one. Other boxes
-// carry no glyph the reader tells: none.
-func inks(c lab) []func(lab) bool {
+// inks are the tests for a glyph's pixels on a box of colour c whose lightest pixel is peak
+// (CIE L): on a dark neutral box, a light glyph; on a mid-grey one (up to greyBoxMaxL), a
+// light or a dark one. Other boxes carry no glyph the reader tells: none.
+//
+// On a light grey box a white glyph has little room to stand out by glyphLift: blurred by
+// scaling or a JPEG, its strokes rise only part of the way to white (a box of L 66 under
+// strokes peaking at 90, 85000288). Where the box's lightest pixels reach glyphPeak of the
+// way from its lightness to white, as a white glyph's do and a glare stripe's translucent
+// white does not (a stripe over grey liquid rose half the way, 89000341), the light ink
+// stands out by greyGlyphRoom of that room.
+func inks(c lab, peak float64) []func(lab) bool {
 	if c.Chroma() >= hiddenMaxChroma || c.L >= greyBoxMaxL {
 		return nil
 	}
@@ -1124,7 +1145,29 @@ func inks(c lab) []func(lab) bool {
 	if c.L < hiddenMaxL {
 		return []func(lab) bool{light}
 	}
+	if room := 100 - c.L; peak >= c.L+glyphPeak*room {
+		lift := min(glyphLift, greyGlyphRoom*room)
+		light = func(p lab) bool { return p.L > c.L+lift }
+	}
 	return []func(lab) bool{light, func(p lab) bool { return p.L < c.L-glyphLift }}
+}
+
+// glyphPeak and greyGlyphRoom are shares of the room between a grey box's lightness and
+// white (see inks).
+const (
+	glyphPeak     = 0.65
+	greyGlyphRoom = 0.5
+)
+
+// peakL is the lightness (CIE L) of the lightest pixel in r.
+func (f *frame) peakL(r image.Rectangle) float64 {
+	peak := 0.0
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			peak = max(peak, f.at(x, y).L)
+		}
+	}
+	return peak
 }
 
 // greyBoxMaxL is the lightest (CIE L) a grey hidden box may be: a glyph darker or lighter by

@@ -132,6 +132,15 @@ func TestMedian(t *testing.T) {
 // TestInks: a glyph is lighter than a dark hidden box, lighter or darker than a mid-grey one;
 // a light or coloured box carries none the reader tells.
 func TestInks(t *testing.T) {
+	// On a light grey box, a faint glyph's stroke counts where the box's lightest pixels come
+	// near white, as a glyph's do; not where they rise as a glare stripe's do.
+	faint := lab{L: 84}
+	if !slices.ContainsFunc(inks(lab{L: 66}, 90), func(ink func(lab) bool) bool { return ink(faint) }) {
+		t.Errorf("a stroke of L 84 on a box of L 66 peaking at 90: no ink; want ink")
+	}
+	if slices.ContainsFunc(inks(lab{L: 66}, 85), func(ink func(lab) bool) bool { return ink(faint) }) {
+		t.Errorf("a stroke of L 84 on a box of L 66 peaking at 85: ink; want none")
+	}
 	for _, tc := range []struct {
 		name       string
 		box        lab
@@ -143,7 +152,7 @@ func TestInks(t *testing.T) {
 		{"coloured box", lab{L: 50, A: 40, B: 20}, false, false},
 	} {
 		white, black := false, false
-		for _, ink := range inks(tc.box) {
+		for _, ink := range inks(tc.box, 100) {
 			white = white || ink(lab{L: 98})
 			black = black || ink(lab{L: 15})
 		}
@@ -319,7 +328,7 @@ func TestInkShare(t *testing.T) {
 	}
 	glyph := func(x, y int) bool { return x >= 12 && x < 18 && y >= 8 && y < 22 && (x+y)%3 != 0 }
 	separator := func(x, y int) bool { return y < 2 }
-	dark := inks(lab{L: 62})[1]
+	dark := inks(lab{L: 62}, 62)[1]
 	r := image.Rect(0, 0, w, h)
 	for _, tc := range []struct {
 		name      string
@@ -516,5 +525,27 @@ func TestLookMisfit(t *testing.T) {
 		if (got == 0) != tc.whole {
 			t.Errorf("%s: misfit %.2f with the look, want none: %v", tc.name, got, tc.whole)
 		}
+	}
+}
+
+// TestRhythmBeat: glyphs every 17 rows over a run of 106 (six units and a foot's rows below
+// them) repeat at 34 rows as well, which divides the run into three: no count of its own.
+// The same glyphs over 102 rows count six.
+func TestRhythmBeat(t *testing.T) {
+	prof := func(h int) []float64 {
+		p := make([]float64, h)
+		for y := 5; y+7 < 102; y += 17 {
+			copy(p[y:], []float64{0.3, 0.1, 0.2, 0.2, 0.1, 0, 0.1})
+		}
+		if h > 103 {
+			copy(p[102:], []float64{0.2, 0.5})
+		}
+		return p
+	}
+	if n := rhythm(prof(106)); n != 0 {
+		t.Errorf("106 rows: %d units; want none", n)
+	}
+	if n := rhythm(prof(102)); n != 6 {
+		t.Errorf("102 rows: %d units; want 6", n)
 	}
 }

@@ -764,10 +764,11 @@ func (f *frame) readFrom(base Reading, cands []image.Rectangle) (*Reading, error
 	return best.reading, best.err
 }
 
-// loneFeet are the boxes of a reading the rules refuse, with no hidden unit, whose tubes hold
-// one colour alone, a colour no other tube shows and short of the capacity, and look like an
-// empty tube of the reading (emptyMatch). Such a colour breaks the count rule wherever it
-// stands, or, beside curtains that keep the counts from checking, passes for a curtain's
+// loneFeet are the boxes of a reading the rules refuse whose tubes hold one colour alone, a
+// colour no other tube shows and short of the capacity, and look like an empty tube of the
+// reading (emptyMatch). Such a colour breaks the count rule wherever it stands (beside
+// hidden units, which may complete it, only where the reading breaks the rules anyway: a
+// mystery board's glyphs told, 20261325784140), or, beside curtains that keep the counts from checking, passes for a curtain's
 // cloth (clothCovered: frosted glass over a dark patch of the background is as grey as a
 // lid's panel): read as empty glass, the rest of the reading may keep the rules. A box like
 // no empty tube may be no tube at all (a bokeh spot between outlines), and read empty it
@@ -779,9 +780,6 @@ func (f *frame) loneFeet(h *hypothesis) (feet []image.Rectangle, spots bool) {
 		return nil, false
 	}
 	l := h.reading.Level
-	if l.HasHidden() {
-		return nil, false
-	}
 	counts := visibleCounts(l)
 	boxes := h.boxes()
 	if len(boxes) != len(l.Tubes) {
@@ -796,7 +794,7 @@ func (f *frame) loneFeet(h *hypothesis) (feet []image.Rectangle, spots bool) {
 	glass, seen := f.emptyGlass(h.cols)
 	allGlass, allShort := seen, true
 	for i, t := range l.Tubes {
-		if len(t) == 0 || layered(l.Tokens(i)) || counts[t[0]] != len(t) || len(t) >= l.Capacity {
+		if len(t) == 0 || slices.Contains(t, solver.Hidden) || layered(l.Tokens(i)) || counts[t[0]] != len(t) || len(t) >= l.Capacity {
 			continue
 		}
 		b := f.clip(boxes[i])

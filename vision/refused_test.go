@@ -81,10 +81,11 @@ func TestOnceRefused(t *testing.T) {
 		{87000262, "the same beside a row of fourteen"},
 		{89000368, "tubes of 7 beside lids, a unit's room above the fullest: the height's capacity, 8, beside curtains that may hide fuller tubes, left the colours lacking more units than the lids can hold (the fullest tube's capacity is read then: readUnits)"},
 		{20261290783893, "the same beside sheets, tubes of 5 read as tubes of 6"},
-		{85000288, "light grey boxes with a \"?\" blurred by scaling up, too faint for a glyph: the marks part each hidden run at odd places and their rhythm counts it at twice its period, so the reading of the boxes' look as hidden units, which keeps the rules, was refused for the layers misfitting the unit (lookMisfit)"},
+		{85000288, "light grey boxes with a \"?\" blurred by scaling up, the strokes rising to L 90 on boxes of L 66, short of the lift a glyph needed: read as the boxes' look, refused for the layers misfitting the unit, its marks parting each hidden run at odd places and their rhythm counted at twice its period (inks: a glyph's peak near white; rhythm: no multiple of a beat)"},
 	} {
 		readsExactly(t, tc.seed, nil, tc.kind)
 	}
+	readsExactly(t, 95000532, map[string]string{"hidden": "glyph-circle"}, "discs round a \"?\" read as hidden units by their look, keeping the rules, refused for the layers misfitting the unit where the discs part each hidden run (lookMisfit)")
 }
 
 // readsExactly reads the scene drawn from seed (with the factors in fixed, if any) and reports
