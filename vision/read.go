@@ -767,10 +767,11 @@ func (f *frame) readFrom(base Reading, cands []image.Rectangle) (*Reading, error
 // loneFeet are the boxes of a reading the rules refuse whose tubes hold one colour alone, a
 // colour no other tube shows and short of the capacity, and look like an empty tube of the
 // reading (emptyMatch). Such a colour breaks the count rule wherever it stands (beside
-// hidden units, which may complete it, only where the reading breaks the rules anyway: a
-// mystery board's glyphs told, 20261325784140), or, beside curtains that keep the counts from checking, passes for a curtain's
-// cloth (clothCovered: frosted glass over a dark patch of the background is as grey as a
-// lid's panel): read as empty glass, the rest of the reading may keep the rules. A box like
+// hidden units, which may complete it, the reading breaks the rules anyway: a mystery
+// board's glyphs told, 20261325784140), or, beside curtains that keep the counts from
+// checking, passes for a curtain's cloth (clothCovered: frosted glass over a dark patch of
+// the background is as grey as a lid's panel): read as empty glass, the rest of the
+// reading may keep the rules. A box like
 // no empty tube may be no tube at all (a bokeh spot between outlines), and read empty it
 // would add a tube to the level. spots reports whether the feet look like spots behind the
 // glass, not merely shaped like an empty tube: each lowest run within glassDE of the glass
@@ -1486,6 +1487,8 @@ func (f *frame) readAtUnit(l *tubeLayout, r *Reading, cols []column, rooms [][2]
 	if u.hasGlass {
 		u.glasses = append(u.glasses, u.glass)
 	}
+	// Each reading takes the misfit doubt for the misfit it is read with: a look of hidden
+	// units measures its own (lookMisfit).
 	read := func(samples []unitSample, inferred bool, misfit float64) (Reading, error) {
 		rr := *r
 		rr.Reasons = slices.Clone(r.Reasons)
