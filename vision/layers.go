@@ -596,7 +596,7 @@ func (f *frame) glyphs(b image.Rectangle, y0, y1 int) int {
 	if !ok || strip.Dy() < minGlyphRows {
 		return 0
 	}
-	for _, ink := range inks(run, f.peakL(strip)) {
+	for _, ink := range inks(run, func() float64 { return f.peakL(strip) }) {
 		if n := f.glyphRhythm(strip, ink); n > 0 {
 			return n
 		}
@@ -1117,7 +1117,7 @@ func (f *frame) sampleUnit(r image.Rectangle) unitSample {
 	w := r.Dx()
 	r = f.clip(image.Rect(r.Min.X+w/6, r.Min.Y, r.Max.X-w/6, r.Max.Y))
 	hidden := false
-	for _, ink := range inks(c, f.peakL(r)) {
+	for _, ink := range inks(c, func() float64 { return f.peakL(r) }) {
 		share, ok := f.inkShare(r, ink)
 		if !ok {
 			return unitSample{color: c, patch: patch} // mostly stripe: no glyph to tell
@@ -1127,9 +1127,10 @@ func (f *frame) sampleUnit(r image.Rectangle) unitSample {
 	return unitSample{color: c, patch: patch, hidden: hidden, greyBox: hidden && c.L >= hiddenMaxL}
 }
 
-// inks are the tests for a glyph's pixels on a box of colour c whose lightest pixel is peak
-// (CIE L): on a dark neutral box, a light glyph; on a mid-grey one (up to greyBoxMaxL), a
-// light or a dark one. Other boxes carry no glyph the reader tells: none.
+// inks are the tests for a glyph's pixels on a box of colour c: on a dark neutral box, a
+// light glyph; on a mid-grey one (up to greyBoxMaxL), a light or a dark one. Other boxes
+// carry no glyph the reader tells: none. peak is the lightness (CIE L) of the box's
+// lightest pixel, asked only of a mid-grey box (a pass over its pixels).
 //
 // On a light grey box a white glyph has little room to stand out by glyphLift: blurred by
 // scaling or a JPEG, its strokes rise only part of the way to white (a box of L 66 under
@@ -1137,7 +1138,7 @@ func (f *frame) sampleUnit(r image.Rectangle) unitSample {
 // way from its lightness to white, as a white glyph's do and a glare stripe's translucent
 // white does not (a stripe over grey liquid rose half the way, 89000341), the light ink
 // stands out by greyGlyphRoom of that room.
-func inks(c lab, peak float64) []func(lab) bool {
+func inks(c lab, peak func() float64) []func(lab) bool {
 	if c.Chroma() >= hiddenMaxChroma || c.L >= greyBoxMaxL {
 		return nil
 	}
@@ -1145,7 +1146,7 @@ func inks(c lab, peak float64) []func(lab) bool {
 	if c.L < hiddenMaxL {
 		return []func(lab) bool{light}
 	}
-	if room := 100 - c.L; peak >= c.L+glyphPeak*room {
+	if room := 100 - c.L; peak() >= c.L+glyphPeak*room {
 		lift := min(glyphLift, greyGlyphRoom*room)
 		light = func(p lab) bool { return p.L > c.L+lift }
 	}

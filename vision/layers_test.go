@@ -135,10 +135,10 @@ func TestInks(t *testing.T) {
 	// On a light grey box, a faint glyph's stroke counts where the box's lightest pixels come
 	// near white, as a glyph's do; not where they rise as a glare stripe's do.
 	faint := lab{L: 84}
-	if !slices.ContainsFunc(inks(lab{L: 66}, 90), func(ink func(lab) bool) bool { return ink(faint) }) {
+	if !slices.ContainsFunc(inks(lab{L: 66}, func() float64 { return 90 }), func(ink func(lab) bool) bool { return ink(faint) }) {
 		t.Errorf("a stroke of L 84 on a box of L 66 peaking at 90: no ink; want ink")
 	}
-	if slices.ContainsFunc(inks(lab{L: 66}, 85), func(ink func(lab) bool) bool { return ink(faint) }) {
+	if slices.ContainsFunc(inks(lab{L: 66}, func() float64 { return 85 }), func(ink func(lab) bool) bool { return ink(faint) }) {
 		t.Errorf("a stroke of L 84 on a box of L 66 peaking at 85: ink; want none")
 	}
 	for _, tc := range []struct {
@@ -152,7 +152,7 @@ func TestInks(t *testing.T) {
 		{"coloured box", lab{L: 50, A: 40, B: 20}, false, false},
 	} {
 		white, black := false, false
-		for _, ink := range inks(tc.box, 100) {
+		for _, ink := range inks(tc.box, func() float64 { return 100 }) {
 			white = white || ink(lab{L: 98})
 			black = black || ink(lab{L: 15})
 		}
@@ -328,7 +328,7 @@ func TestInkShare(t *testing.T) {
 	}
 	glyph := func(x, y int) bool { return x >= 12 && x < 18 && y >= 8 && y < 22 && (x+y)%3 != 0 }
 	separator := func(x, y int) bool { return y < 2 }
-	dark := inks(lab{L: 62}, 62)[1]
+	dark := inks(lab{L: 62}, func() float64 { return 62 })[1]
 	r := image.Rect(0, 0, w, h)
 	for _, tc := range []struct {
 		name      string
