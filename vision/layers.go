@@ -909,6 +909,7 @@ type unitEvidence struct {
 	runs                       []glyphRun
 }
 
+// evidenceOf gathers the unit's evidence from the columns holding liquid.
 func evidenceOf(cols []column) unitEvidence {
 	var e unitEvidence
 	for _, c := range cols {
@@ -975,6 +976,9 @@ func (e unitEvidence) misfit(u float64) float64 {
 	return 1 - e.score(u)/whole
 }
 
+// fitsGap reports whether a gap g between colour changes is whole units u, give or take
+// gapFit of one; fitsHeight and fitsTop whether a column's height, or its top run, is (see
+// fitsTall); fitsRun whether a run of counted glyphs is as many units as it counts.
 func fitsGap(g, u float64) bool {
 	k := math.Round(g / u)
 	return k >= 1 && math.Abs(g/u-k) <= gapFit

@@ -771,11 +771,11 @@ func (f *frame) readFrom(base Reading, cands []image.Rectangle) (*Reading, error
 // board's glyphs told, 20261325784140), or, beside curtains that keep the counts from
 // checking, passes for a curtain's cloth (clothCovered: frosted glass over a dark patch of
 // the background is as grey as a lid's panel): read as empty glass, the rest of the
-// reading may keep the rules. A box like
-// no empty tube may be no tube at all (a bokeh spot between outlines), and read empty it
-// would add a tube to the level. spots reports whether the feet look like spots behind the
-// glass, not merely shaped like an empty tube: each lowest run within glassDE of the glass
-// an empty tube shows, or each foot filling less than half its tube.
+// reading may keep the rules. A box like no empty tube may be no tube at all (a bokeh spot
+// between outlines), and read empty it would add a tube to the level. spots reports whether
+// the feet look like spots behind the glass, not merely shaped like an empty tube: each
+// lowest run within glassDE of the glass an empty tube shows, or each foot filling less
+// than half its tube.
 func (f *frame) loneFeet(h *hypothesis) (feet []image.Rectangle, spots bool) {
 	if h.reading == nil || h.verified() || len(h.glass) > 0 {
 		return nil, false
