@@ -729,6 +729,21 @@ func (f *frame) readFrom(base Reading, cands []image.Rectangle) (*Reading, error
 			if !h.pale {
 				best = h
 			}
+		case errors.Is(h.err, errFinished) != errors.Is(best.err, errFinished):
+			// A layout that reads a finished board keeps the rules, yet boxes too small for
+			// the tubes (glare stripes, a liquid's patches) read as one each make one too:
+			// its refusal outranks only a reading refused for two broken rules or more (the
+			// largest outlines' boxes, taller than the tubes, had displaced it: 83000682),
+			// not one refused for less (boards with no room to pour read right, beside
+			// lids too, 85000394 and 87000362).
+			finished, other := h, best
+			if errors.Is(best.err, errFinished) {
+				finished, other = best, h
+			}
+			best = other
+			if other.reading == nil || other.reading.Confidence < brokenConfidence*brokenConfidence {
+				best = finished
+			}
 		case h.reading != nil && (best.reading == nil || h.reading.Confidence > best.reading.Confidence):
 			best = h
 		}
@@ -991,6 +1006,10 @@ func footCut(h *hypothesis) ([][]image.Rectangle, int) {
 	}
 	return rows, n
 }
+
+// errFinished is a layout's answer where it reads a finished board. Such a reading keeps the
+// rules, every colour complete: among layouts the rules refuse it says the most (see read).
+var errFinished = solver.Errorf(solver.CodeNoPuzzle, "no puzzle to solve: the board shows a finished level (every tube empty or full of one colour)")
 
 // errScreenCut is read's answer when the screen a photo was warped to cuts through a tube:
 // games leave a margin between their tubes and the screen's edge, so the screen found was no
@@ -2298,7 +2317,7 @@ func (f *frame) readUnitsAt(r *Reading, u layoutUnits, samples []unitSample, inf
 		return raisedShort, solver.Errorf(solver.CodeNoPuzzle, "no water-sort level found: the tubes hold %d colour, a level has at least 2", level.Colors())
 	}
 	if level.Solved() && !level.HasHidden() && !level.HasCurtains() {
-		return raisedShort, solver.Errorf(solver.CodeNoPuzzle, "no puzzle to solve: the board shows a finished level (every tube empty or full of one colour)")
+		return raisedShort, errFinished
 	}
 	if r.Confidence < LowConfidence {
 		return raisedShort, r.lowConfidence()
