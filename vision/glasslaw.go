@@ -60,31 +60,58 @@ const (
 // inside. rooms are the free room beside each column (see beside). It reports false where the
 // law cannot be told (see glassLawSpread).
 func (f *frame) fitGlass(cols []column, rooms [][2]int) (glassLaw, bool) {
-	var glass, behind [][3]float64
+	var all glassBand
 	for i, c := range cols {
 		if c.curtain {
 			continue
 		}
-		b := c.box
 		var y0, y1 int
 		switch {
 		case c.empty():
-			y0, y1 = insideBand(b)
-		case float64(c.top-b.Min.Y) >= glassRoom*float64(b.Dy()):
+			y0, y1 = insideBand(c.box)
+		case float64(c.top-c.box.Min.Y) >= glassRoom*float64(c.box.Dy()):
 			y0, y1 = c.roomBand()
 		default:
 			continue
 		}
-		step := max(2, (y1-y0)/glassLawSlices)
-		for y := y0; y+step <= y1; y += step {
-			g, ok1 := f.medianLab(centreStrip(b, y, y+step))
-			bg, ok2 := f.beside(b, rooms[i], y, y+step)
-			if ok1 && ok2 {
-				glass, behind = append(glass, rgbOf(g)), append(behind, rgbOf(bg))
-			}
+		b := f.sampleBand(c, rooms[i], y0, y1)
+		all.glass, all.behind = append(all.glass, b.glass...), append(all.behind, b.behind...)
+	}
+	return fitLaw(all.glass, all.behind)
+}
+
+// glassBand is a band of a column sampled for the glass law: glassLawSlices slices of its
+// height, each paired with the background beside it (sRGB).
+type glassBand struct {
+	col           int // the column's index
+	glass, behind [][3]float64
+}
+
+// sampleBand samples rows y0..y1 of column c, whose free room beside it is room.
+func (f *frame) sampleBand(c column, room [2]int, y0, y1 int) glassBand {
+	var b glassBand
+	step := max(2, (y1-y0)/glassLawSlices)
+	for y := y0; y+step <= y1; y += step {
+		g, ok1 := f.medianLab(centreStrip(c.box, y, y+step))
+		bg, ok2 := f.beside(c.box, room, y, y+step)
+		if ok1 && ok2 {
+			b.glass, b.behind = append(b.glass, rgbOf(g)), append(b.behind, rgbOf(bg))
 		}
 	}
-	return fitLaw(glass, behind)
+	return b
+}
+
+// miss is how far band b's samples stray from the law: the root mean square, in sRGB
+// levels, over its slices and channels.
+func (g glassLaw) miss(b glassBand) float64 {
+	var m float64
+	for k := range b.glass {
+		for ch := range 3 {
+			d := b.glass[k][ch] - (g.s*b.behind[k][ch] + g.u[ch])
+			m += d * d
+		}
+	}
+	return math.Sqrt(m / float64(3*len(b.glass)))
 }
 
 // lawUnlessHidden is the glass law (fitGlass) for a level with no hidden unit, where
@@ -97,8 +124,20 @@ func (f *frame) lawUnlessHidden(level *solver.Level, cols []column, rooms [][2]i
 }
 
 // fitLaw fits the glass law to glass samples and the backgrounds behind them, pair by pair,
-// by least squares (see fitGlass).
+// by least squares (see fitGlass), and reports false where the samples stray from it by more
+// than glassLawMiss.
 func fitLaw(glass, behind [][3]float64) (glassLaw, bool) {
+	law, ok := bestLaw(glass, behind)
+	if !ok || law.miss(glassBand{glass: glass, behind: behind}) > glassLawMiss {
+		return glassLaw{}, false
+	}
+	return law, true
+}
+
+// bestLaw is the law that fits the samples best, by least squares. It reports false where the
+// backgrounds spread too little to tell an opacity (glassLawSpread), or where its opacity is
+// no glass's (glassLawMinS..glassLawMaxS).
+func bestLaw(glass, behind [][3]float64) (glassLaw, bool) {
 	n := float64(len(glass))
 	if n < 2 {
 		return glassLaw{}, false
@@ -127,17 +166,125 @@ func fitLaw(glass, behind [][3]float64) (glassLaw, bool) {
 	for ch := range 3 {
 		law.u[ch] = mg[ch] - law.s*mb[ch]
 	}
-	var miss float64
-	for k := range glass {
-		for ch := range 3 {
-			d := glass[k][ch] - (law.s*behind[k][ch] + law.u[ch])
-			miss += d * d
+	return law, true
+}
+
+// inGamut reports whether the law keeps the glass in the sRGB range, within
+// glassGamutSlack: over black a glass shows its tint at its opacity, and white it can only
+// darken.
+func (g glassLaw) inGamut() bool {
+	for ch := range 3 {
+		if g.u[ch] < -glassGamutSlack || g.s*255+g.u[ch] > 255+glassGamutSlack {
+			return false
 		}
 	}
-	if math.Sqrt(miss/(3*n)) > glassLawMiss {
-		return glassLaw{}, false
+	return true
+}
+
+// Glass read as liquid up to the tubes' tops shows no room where the law could be fitted,
+// and over a background that changes from tube to tube no one colour of it repeats
+// (dropGlassTops): tinted glass over blobs read as one or two runs of a colour of its own on
+// every tube's top, each unit then taken for two (91000357). Those runs are where the glass
+// shows, if anywhere: the law that most of them follow is the glass's, and the runs that
+// follow it are glass. Liquid follows no law of its background: a law two runs follow by
+// chance, few others follow.
+//
+// A band agrees with a law where it strays from it by lawBandMiss or less (more than a
+// fitted law's own miss: the background beside a tube is not quite what lies behind it),
+// and a law is kept where minLawBands agree with it.
+const (
+	lawBandMiss = 15
+	minLawBands = 3
+)
+
+// consensusLaw is the law most of bands follow: of the laws fitted to each two bands, the
+// one the most bands agree with, fitted again to those. Only laws in the sRGB range count
+// (inGamut: two liquids' runs can follow a law that no glass does). It reports the law and
+// the bands that agree with it, false where fewer than minLawBands do.
+func consensusLaw(bands []glassBand) (glassLaw, []glassBand, bool) {
+	fit := func(bs ...glassBand) (glassLaw, bool) {
+		var all glassBand
+		for _, b := range bs {
+			all.glass, all.behind = append(all.glass, b.glass...), append(all.behind, b.behind...)
+		}
+		law, ok := bestLaw(all.glass, all.behind)
+		return law, ok && law.inGamut()
 	}
-	return law, true
+	agreeing := func(law glassLaw) []glassBand {
+		return slices.DeleteFunc(slices.Clone(bands), func(b glassBand) bool { return law.miss(b) > lawBandMiss })
+	}
+	var best []glassBand
+	for i := range bands {
+		for j := range i {
+			if law, ok := fit(bands[i], bands[j]); ok {
+				if in := agreeing(law); len(in) > len(best) {
+					best = in
+				}
+			}
+		}
+	}
+	if len(best) < minLawBands {
+		return glassLaw{}, nil, false
+	}
+	law, ok := fit(best...)
+	if !ok {
+		return glassLaw{}, nil, false
+	}
+	in := agreeing(law)
+	if len(in) < minLawBands {
+		return glassLaw{}, nil, false
+	}
+	return law, in, true
+}
+
+// dropLawGlass takes out of the columns the glass consensusLaw finds in their top runs up to
+// their top (column.reachesTop), over a layer below: the top runs that follow the law, and
+// the runs under them while they do; a column all of one run that follows it is an empty
+// tube. Only where the law's glass stands glassDE or more from the background beside the run
+// (clear glass over a liquid near the background's colour tells nothing).
+func (f *frame) dropLawGlass(cols []column, rooms [][2]int) {
+	var tops []glassBand
+	for i, c := range cols {
+		if c.curtain || c.empty() || len(c.bounds) == 0 || !c.reachesTop() {
+			continue
+		}
+		b := f.sampleBand(c, rooms[i], c.top, c.bounds[len(c.bounds)-1])
+		b.col = i
+		if len(b.glass) > 0 {
+			tops = append(tops, b)
+		}
+	}
+	law, in, ok := consensusLaw(tops)
+	if !ok {
+		return
+	}
+	glassy := func(i, y0, y1 int) bool {
+		b := f.sampleBand(cols[i], rooms[i], y0, y1)
+		bg, ok := f.beside(cols[i].box, rooms[i], y0, y1)
+		return len(b.glass) > 0 && law.miss(b) <= lawBandMiss && ok && deltaE(law.over(bg), bg) >= glassDE
+	}
+	for i, c := range cols {
+		if !c.curtain && !c.empty() && len(c.bounds) == 0 && c.reachesTop() && glassy(i, c.top, c.bottom) {
+			cols[i] = column{box: c.box}
+		}
+	}
+	for _, b := range in {
+		c := &cols[b.col]
+		for !c.empty() {
+			y1 := c.bottom
+			if n := len(c.bounds); n > 0 {
+				y1 = c.bounds[n-1]
+			}
+			if !glassy(b.col, c.top, y1) {
+				break
+			}
+			if len(c.bounds) == 0 {
+				*c = column{box: c.box}
+				break
+			}
+			c.dropTop()
+		}
+	}
 }
 
 // glassyTops are the columns whose top run, over a layer below it and up to the box's top

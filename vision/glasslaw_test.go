@@ -88,6 +88,75 @@ func TestFitLaw(t *testing.T) {
 	}
 }
 
+// TestInGamut: a glass darkens white and shows its tint over black, in the sRGB range.
+func TestInGamut(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		law  glassLaw
+		want bool
+	}{
+		{"frosted glass", glassLaw{s: 0.6, u: [3]float64{100, 100, 104}}, true},
+		{"clear glass", glassLaw{s: 0.94, u: [3]float64{15, 15, 15}}, true},
+		{"lighter than white over white", glassLaw{s: 0.7, u: [3]float64{120, 110, 100}}, false},
+		{"darker than black over black", glassLaw{s: 1, u: [3]float64{-40, -35, -30}}, false},
+	} {
+		if got := tc.law.inGamut(); got != tc.want {
+			t.Errorf("%s %+v: inGamut %v, want %v", tc.name, tc.law, got, tc.want)
+		}
+	}
+}
+
+// TestConsensusLaw finds the law that most bands follow, frosted glass over four
+// backgrounds, among liquid bands that follow none, and finds none where fewer than
+// minLawBands bands follow one.
+func TestConsensusLaw(t *testing.T) {
+	frosted := glassLaw{s: 0.6, u: [3]float64{100, 100, 104}}
+	band := func(col int, law glassLaw, behind ...[3]float64) glassBand {
+		b := glassBand{col: col}
+		for k, bg := range behind {
+			var g [3]float64
+			for ch := range 3 {
+				g[ch] = law.s*bg[ch] + law.u[ch] + float64((k+ch)%3-1)
+			}
+			b.glass, b.behind = append(b.glass, g), append(b.behind, bg)
+		}
+		return b
+	}
+	liquid := func(col int, c [3]float64, behind ...[3]float64) glassBand {
+		return band(col, glassLaw{u: c}, behind...)
+	}
+	magenta := [][3]float64{{150, 40, 120}, {145, 45, 125}, {140, 50, 130}}
+	green := [][3]float64{{40, 140, 60}, {45, 135, 65}, {50, 130, 70}}
+	dark := [][3]float64{{20, 15, 30}, {22, 17, 32}, {25, 20, 35}}
+	light := [][3]float64{{200, 190, 210}, {195, 185, 205}, {190, 180, 200}}
+	glass := []glassBand{band(0, frosted, magenta...), band(2, frosted, green...), band(3, frosted, dark...), band(5, frosted, light...)}
+	liquids := []glassBand{liquid(1, [3]float64{230, 40, 40}, green...), liquid(4, [3]float64{40, 60, 220}, magenta...)}
+
+	law, in, ok := consensusLaw(append(slices.Clone(glass), liquids...))
+	if !ok {
+		t.Fatal("no law found among four bands of one glass")
+	}
+	if math.Abs(law.s-frosted.s) > 0.05 {
+		t.Errorf("s = %.2f, want %.2f", law.s, frosted.s)
+	}
+	var cols []int
+	for _, b := range in {
+		cols = append(cols, b.col)
+	}
+	if !slices.Equal(cols, []int{0, 2, 3, 5}) {
+		t.Errorf("bands agreeing: columns %v, want [0 2 3 5] (the glass, not the liquids)", cols)
+	}
+	if _, in, ok := consensusLaw(append(slices.Clone(glass[:2]), liquids...)); ok {
+		t.Errorf("two bands of glass among liquids: a law found, followed by %d bands", len(in))
+	}
+	// Runs that follow a law lighter than white over white are no glass (89000345: three
+	// liquid tops of a photo of a screen).
+	bright := glassLaw{s: 0.7, u: [3]float64{120, 110, 100}}
+	if law, _, ok := consensusLaw([]glassBand{band(0, bright, magenta...), band(1, bright, green...), band(2, bright, dark...)}); ok {
+		t.Errorf("bands following a law out of the sRGB range: law %+v found", law)
+	}
+}
+
 // TestGlassColour finds the tubes whose top colour lies all in glassy top runs.
 func TestGlassColour(t *testing.T) {
 	for _, tc := range []struct {

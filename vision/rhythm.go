@@ -312,6 +312,8 @@ func medianSide(bs []image.Rectangle, side func(image.Rectangle) int) int {
 // look like the background around the tubes, a tube's empty part reads as one more layer on
 // top of its liquid. Every tube is drawn in the same glass, so a top layer that the empty
 // tubes show, or that most tubes' top layers share, is glass, and the liquid ends below it.
+// Over a background that changes from tube to tube the glass shares no colour, only a law
+// (dropLawGlass).
 func (f *frame) dropGlassTops(cols []column, rooms [][2]int) {
 	tops := make([]lab, len(cols))
 	topSeen := make([]bool, len(cols))
@@ -419,6 +421,7 @@ func (f *frame) dropGlassTops(cols []column, rooms [][2]int) {
 			*c = column{box: c.box}
 		}
 	}
+	f.dropLawGlass(cols, rooms)
 }
 
 // noSurface reports whether the top run of column c, of colour run (its centre strip's
