@@ -210,23 +210,27 @@ func consensusLaw(bands []glassBand) (glassLaw, []glassBand, bool) {
 		law, ok := bestLaw(all.glass, all.behind)
 		return law, ok && law.inGamut()
 	}
-	agreeing := func(law glassLaw) []glassBand {
-		return slices.DeleteFunc(slices.Clone(bands), func(b glassBand) bool { return law.miss(b) > lawBandMiss })
+	strays := func(law glassLaw) func(glassBand) bool {
+		return func(b glassBand) bool { return law.miss(b) > lawBandMiss }
 	}
-	var best []glassBand
+	agreeing := func(law glassLaw) []glassBand {
+		return slices.DeleteFunc(slices.Clone(bands), strays(law))
+	}
+	var best glassLaw
+	most := 0
 	for i := range bands {
 		for j := range i {
 			if law, ok := fit(bands[i], bands[j]); ok {
-				if in := agreeing(law); len(in) > len(best) {
-					best = in
+				if n := len(bands) - countFunc(bands, strays(law)); n > most {
+					best, most = law, n
 				}
 			}
 		}
 	}
-	if len(best) < minLawBands {
+	if most < minLawBands {
 		return glassLaw{}, nil, false
 	}
-	law, ok := fit(best...)
+	law, ok := fit(agreeing(best)...)
 	if !ok {
 		return glassLaw{}, nil, false
 	}

@@ -1008,7 +1008,8 @@ func footCut(h *hypothesis) ([][]image.Rectangle, int) {
 }
 
 // errFinished is a layout's answer where it reads a finished board. Such a reading keeps the
-// rules, every colour complete: among layouts the rules refuse it says the most (see read).
+// rules, every colour complete: it outranks a layout's reading refused for two broken rules
+// or more (see readFrom).
 var errFinished = solver.Errorf(solver.CodeNoPuzzle, "no puzzle to solve: the board shows a finished level (every tube empty or full of one colour)")
 
 // errScreenCut is read's answer when the screen a photo was warped to cuts through a tube:
