@@ -53,16 +53,6 @@ func TestGlassLaw(t *testing.T) {
 // refuses pairs that tell none.
 func TestFitLaw(t *testing.T) {
 	frosted := glassLaw{s: 0.55, u: [3]float64{110, 112, 115}}
-	draw := func(law glassLaw, noise float64, behind ...[3]float64) (glass [][3]float64) {
-		for k, b := range behind {
-			var g [3]float64
-			for ch := range 3 {
-				g[ch] = law.s*b[ch] + law.u[ch] + noise*float64((k+ch)%3-1)
-			}
-			glass = append(glass, g)
-		}
-		return glass
-	}
 	gradient := [][3]float64{{188, 79, 148}, {179, 102, 149}, {161, 125, 141}, {149, 139, 132}, {180, 220, 170}}
 	one := [][3]float64{{180, 220, 170}, {181, 219, 171}, {179, 221, 169}, {180, 220, 171}}
 	for _, tc := range []struct {
@@ -70,11 +60,11 @@ func TestFitLaw(t *testing.T) {
 		glass, behind [][3]float64
 		ok            bool
 	}{
-		{"frosted glass over a gradient", draw(frosted, 2, gradient...), gradient, true},
-		{"over one background", draw(frosted, 0.5, one...), one, false},
-		{"a glass hiding the background", draw(glassLaw{s: 0.05, u: [3]float64{200, 200, 200}}, 0, gradient...), gradient, false},
-		{"no law: the samples stray", draw(frosted, 20, gradient...), gradient, false},
-		{"one pair", draw(frosted, 0, gradient[0]), gradient[:1], false},
+		{"frosted glass over a gradient", drawGlass(frosted, 2, gradient...), gradient, true},
+		{"over one background", drawGlass(frosted, 0.5, one...), one, false},
+		{"a glass hiding the background", drawGlass(glassLaw{s: 0.05, u: [3]float64{200, 200, 200}}, 0, gradient...), gradient, false},
+		{"no law: the samples stray", drawGlass(frosted, 20, gradient...), gradient, false},
+		{"one pair", drawGlass(frosted, 0, gradient[0]), gradient[:1], false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			law, ok := fitLaw(tc.glass, tc.behind)
@@ -112,15 +102,7 @@ func TestInGamut(t *testing.T) {
 func TestConsensusLaw(t *testing.T) {
 	frosted := glassLaw{s: 0.6, u: [3]float64{100, 100, 104}}
 	band := func(col int, law glassLaw, behind ...[3]float64) glassBand {
-		b := glassBand{col: col}
-		for k, bg := range behind {
-			var g [3]float64
-			for ch := range 3 {
-				g[ch] = law.s*bg[ch] + law.u[ch] + float64((k+ch)%3-1)
-			}
-			b.glass, b.behind = append(b.glass, g), append(b.behind, bg)
-		}
-		return b
+		return glassBand{col: col, glass: drawGlass(law, 1, behind...), behind: behind}
 	}
 	liquid := func(col int, c [3]float64, behind ...[3]float64) glassBand {
 		return band(col, glassLaw{u: c}, behind...)
@@ -179,6 +161,19 @@ func TestGlassColour(t *testing.T) {
 			}
 		})
 	}
+}
+
+// drawGlass is the glass law draws over the backgrounds behind, each channel off by noise
+// levels one way or the other, or not, in turn.
+func drawGlass(law glassLaw, noise float64, behind ...[3]float64) (glass [][3]float64) {
+	for k, b := range behind {
+		var g [3]float64
+		for ch := range 3 {
+			g[ch] = law.s*b[ch] + law.u[ch] + noise*float64((k+ch)%3-1)
+		}
+		glass = append(glass, g)
+	}
+	return glass
 }
 
 // sceneFrame is the frame of random scene seed, its image freed when the test ends.
