@@ -609,16 +609,7 @@ const minGlyphRows = 8
 
 // glyphRhythm is glyphs' count for one ink in strip, or 0.
 func (f *frame) glyphRhythm(strip image.Rectangle, ink func(lab) bool) int {
-	prof := make([]float64, strip.Dy())
-	for y := strip.Min.Y; y < strip.Max.Y; y++ {
-		n := 0
-		for x := strip.Min.X; x < strip.Max.X; x++ {
-			if ink(f.at(x, y)) {
-				n++
-			}
-		}
-		prof[y-strip.Min.Y] = float64(n) / float64(strip.Dx())
-	}
+	prof := f.inkProfile(strip, ink)
 	// A round tube's box ends below its glass: the bottom wall crosses the strip in the run's
 	// last rows, a band mostly of ink (no glyph's stroke is so wide), and the rows under it
 	// are no unit's. The run ends above it.
@@ -636,22 +627,93 @@ func (f *frame) glyphRhythm(strip image.Rectangle, ink func(lab) bool) int {
 	}
 	// Each glyph stands in the middle of its unit: blank rows past the last glyph beyond as
 	// many as precede the first are no unit's either (a round foot's glass, filled with the
-	// box's colour below the last box). Tried where the whole run shows no rhythm (a run cut
-	// at its top has fewer blank rows over its first glyph than its units hold), and taken
-	// only where it counts as many units as the run shows glyphs and the rows left out are
-	// under half a unit (a foot; hatching repeats in bands a unit's fraction apart).
-	if first := slices.IndexFunc(prof, func(v float64) bool { return v > 0 }); first >= 0 {
+	// box's colour below the last box; a thick dark outline under flat ones). Tried where the
+	// whole run shows no rhythm (a run cut at its top has fewer blank rows over its first
+	// glyph than its units hold), and taken only where it counts as many units as the run
+	// shows glyphs and the rows left out are under half a unit (a foot; hatching repeats in
+	// bands a unit's fraction apart). A band of edgeRows or fewer inked rows at the run's
+	// top, blank under it, is the edge of the layer above (a meniscus' light rim), no glyph.
+	first := slices.IndexFunc(prof, func(v float64) bool { return v > 0 })
+	if first == 0 {
+		edge := slices.IndexFunc(prof, func(v float64) bool { return v == 0 })
+		if edge > 0 && edge <= edgeRows {
+			first = slices.IndexFunc(prof[edge:], func(v float64) bool { return v > 0 })
+			if first >= 0 {
+				first += edge
+			}
+		}
+	}
+	if first >= 0 {
 		last := len(prof) - 1
 		for prof[last] == 0 {
 			last--
 		}
 		if end := last + 1 + first; end < len(prof) {
-			if n := rhythm(prof[:end]); n > 0 && n == inkBands(prof) && 2*(len(prof)-end)*n < end {
+			if n := rhythm(prof[:end]); n > 0 && n == inkBands(prof[first:]) && 2*(len(prof)-end)*n < end {
 				return n
 			}
 		}
 	}
 	return 0
+}
+
+// edgeRows is the most rows of ink at a run's top that glyphRhythm takes for the edge of
+// the layer above.
+const edgeRows = 2
+
+// inkProfile is the share of strip's pixels per row that ink marks, leaving out a glare
+// stripe's columns (and stripeMargin beside them): light in stripeRows or more of the rows
+// it spans, from its first to its last, and spanning half the strip's rows or more (rows a
+// line crosses whole, in stripeRows of the columns, left out of both). A glyph's
+// strokes break from one glyph to the next; a stripe down the glass runs on, though not
+// always to the run's bottom (a dark outline under the boxes covers it). Where the stripes
+// would leave fewer than half the columns, every column counts.
+func (f *frame) inkProfile(strip image.Rectangle, ink func(lab) bool) []float64 {
+	w, h := strip.Dx(), strip.Dy()
+	inked := make([]bool, w*h)
+	for y := range h {
+		for x := range w {
+			inked[y*w+x] = ink(f.at(strip.Min.X+x, strip.Min.Y+y))
+		}
+	}
+	line := make([]bool, h) // rows a line crosses whole (a wall, a box's edge)
+	for y := range h {
+		line[y] = float64(countFunc(inked[y*w:(y+1)*w], func(i bool) bool { return i })) >= stripeRows*float64(w)
+	}
+	out := make([]bool, w)
+	for x := range w {
+		first, last, k := -1, -1, 0
+		for y := range h {
+			if inked[y*w+x] && !line[y] {
+				if first < 0 {
+					first = y
+				}
+				last, k = y, k+1
+			}
+		}
+		if span := last - first + 1; first >= 0 && 2*span >= h && float64(k) >= stripeRows*float64(span) {
+			for d := -stripeMargin; d <= stripeMargin; d++ {
+				if x+d >= 0 && x+d < w {
+					out[x+d] = true
+				}
+			}
+		}
+	}
+	if kept := countFunc(out, func(o bool) bool { return !o }); 2*kept < w {
+		clear(out)
+	}
+	kept := countFunc(out, func(o bool) bool { return !o })
+	prof := make([]float64, h)
+	for y := range h {
+		n := 0
+		for x := range w {
+			if !out[x] && inked[y*w+x] {
+				n++
+			}
+		}
+		prof[y] = float64(n) / float64(kept)
+	}
+	return prof
 }
 
 // inkBands is the number of glyphs a run's profile shows: its runs of inked rows, those

@@ -230,6 +230,36 @@ func TestGlyphsShortRun(t *testing.T) {
 	}
 }
 
+// TestGlyphsStripeFoot: two hidden units, period 32, a glare stripe down the boxes from the
+// run's top to a little past the last glyph, the layer above's light rim in the run's first
+// row, and a thick dark outline under the boxes (rows of the boxes' colour closed by a light
+// line across): no blank row stands above the first glyph or past the last unless the stripe
+// is left out and the rim taken for an edge (20261338784291).
+func TestGlyphsStripeFoot(t *testing.T) {
+	const w, h, period = 30, 75, 32
+	f := &frame{w: w, h: h, lab: make([]float32, 3*w*h)}
+	paint := func(r image.Rectangle, c lab) {
+		for y := r.Min.Y; y < r.Max.Y; y++ {
+			for x := r.Min.X; x < r.Max.X; x++ {
+				copy(f.lab[3*(y*w+x):], []float32{float32(c.L), float32(c.A), float32(c.B)})
+			}
+		}
+	}
+	box, white := image.Rect(0, 0, w, h), lab{L: 95}
+	paint(box, lab{L: 20, A: -3, B: 2})
+	for _, y := range []int{9, 9 + period} {
+		paint(image.Rect(10, y, 20, y+3), white)
+		paint(image.Rect(14, y+3, 17, y+11), white)
+		paint(image.Rect(14, y+13, 17, y+15), white)
+	}
+	paint(image.Rect(8, 0, 14, 1), white)   // the rim of the layer above
+	paint(image.Rect(19, 1, 20, 57), white) // the glare stripe
+	paint(image.Rect(0, h-1, w, h), white)  // a line across under the outline
+	if n := f.glyphs(box, 0, h); n != 2 {
+		t.Errorf("two glyphs under a stripe over a dark outline: counted %d, want 2", n)
+	}
+}
+
 // TestInkBands counts a profile's glyphs: a "?"'s hook and dot, a few blank rows apart, are
 // one glyph; glyphs stand further apart.
 func TestInkBands(t *testing.T) {

@@ -169,6 +169,7 @@ func TestOnceSilentlyWrong(t *testing.T) {
 		{20261332784163, false, "a small photo's bright blur half a tube below a row's end read as an empty tube in a row of its own, level with that row, which made a board of three full tubes a level to solve at 1.00 (refused: levelAcrossRows)"},
 		{20261333784299, true, "a row's last empty tube missed on wood, its thick green outline about as grey as the wood: the grey levels matched the empty tube found only by the grain seen through the glass, 0.62, and the reading without it kept the rules at 1.00 (emptyMatchAt compares the colours too)"},
 		{20261327783978, false, "two sheets beside a mystery board of grey boxes with \"?\" that look like their cloth: the layout with them read as tubes, their panels and badges as four units in view each, kept the rules at 1.00, the hidden units told by their glyphs (refused: a tube showing all its units on a board whose every other tube is full with its top alone in view, shownAtStart)"},
+		{20261338784291, true, "a mystery board of tubes of 3, two boxes with \"?\" under one unit each, read as tubes of 4 at 1.00: a glare stripe down the boxes, ending above a thick dark outline as dark as they, left no blank row above the first glyph or past the last, so the glyphs were not counted, and the run with the outline measured three units of the meniscus-shortened top (inkProfile leaves the stripe out)"},
 	} {
 		scene, err := render.Random(tc.seed)
 		if err != nil {
