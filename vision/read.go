@@ -221,6 +221,9 @@ type tubeLayout struct {
 	// liquidOnly are the boxes completeRows added for the liquid resting in their places
 	// alone, no outline covering them (clipped to the frame).
 	liquidOnly []image.Rectangle
+	// readEmpty are the liquidOnly boxes left out of the layout for reading empty among the
+	// tubes (see interpret): what rests there is no tube's liquid.
+	readEmpty []image.Rectangle
 	// glyphsOnly reads hidden units only where glyphs tell them, not by the rules alone: a
 	// hypothesis that is a guess already takes no second one (see footCut).
 	glyphsOnly bool
@@ -238,6 +241,19 @@ func (l tubeLayout) boxes() []image.Rectangle {
 // allRows are the layout's rows with the covered tubes in their places, a copy.
 func (l tubeLayout) allRows() [][]image.Rectangle {
 	return insertCurtains(cloneRows(l.rows), l.curtains)
+}
+
+// withoutBoxes is rows without the boxes in drop, a copy; a row they leave empty is left
+// out (a layout's rows hold a box each, but for one holding only curtains).
+func withoutBoxes(rows [][]image.Rectangle, drop []image.Rectangle) [][]image.Rectangle {
+	var out [][]image.Rectangle
+	for _, row := range rows {
+		kept := slices.DeleteFunc(slices.Clone(row), func(b image.Rectangle) bool { return slices.Contains(drop, b) })
+		if len(kept) > 0 || len(row) == 0 {
+			out = append(out, kept)
+		}
+	}
+	return out
 }
 
 func cloneRows(rows [][]image.Rectangle) [][]image.Rectangle {
@@ -1267,6 +1283,29 @@ func (f *frame) withoutStrangeEmpties(h *hypothesis, cands []image.Rectangle) (t
 // interpret reads one layout: each tube's liquid, the unit height, the units and their
 // colours, and checks the level they make.
 func (f *frame) interpret(l tubeLayout, base Reading) *hypothesis {
+	h := f.interpretOnce(l, base)
+	// A place taken at the rows' pitch for the liquid resting in it alone (liquidOnly, no
+	// outline covering it) that reads empty once the tubes are read together (its run taken
+	// for glass: a blob of the background beside a row's end, 20261339784420) has nothing
+	// left to say a tube stands there: the layout is read without it.
+	var drop []image.Rectangle
+	for _, c := range h.cols {
+		if c.empty() && !c.curtain && slices.Contains(l.liquidOnly, c.box) {
+			drop = append(drop, c.box)
+		}
+	}
+	if len(drop) == 0 {
+		return h
+	}
+	l.rows = withoutBoxes(l.rows, drop)
+	l.liquidOnly = slices.DeleteFunc(slices.Clone(l.liquidOnly), func(b image.Rectangle) bool { return slices.Contains(drop, b) })
+	l.readEmpty = append(slices.Clone(l.readEmpty), drop...)
+	l.cue = fmt.Sprintf("%s, %d places taken for their liquid alone read empty, left out", l.cue, len(drop))
+	return f.interpretOnce(l, base)
+}
+
+// interpretOnce reads layout l as it stands (see interpret).
+func (f *frame) interpretOnce(l tubeLayout, base Reading) *hypothesis {
 	r := base
 	r.Confidence = 1
 	h := &hypothesis{tubeLayout: l}
@@ -1499,7 +1538,7 @@ func (f *frame) readAtUnit(l *tubeLayout, r *Reading, cols []column, rooms [][2]
 		r.doubt(tooSmallConfidence, "the tubes are %d pixels wide: too small to read reliably (at least %d)", w, minTubeWidth)
 	}
 	u := layoutUnits{layout: l, cols: cols, counts: counts, total: total, capacity: capacity, unit: unit}
-	u.beyond = f.liquidBeyondEnds(l.allRows(), cols, unit)
+	u.beyond = f.liquidBeyondEnds(l.allRows(), cols, unit, l.readEmpty)
 	u.fullRead = f.fullReadEmpty(cols)
 	u.glass, u.hasGlass = f.emptyGlass(cols)
 	u.glasses = f.bandsAbove(cols, glassBandRoom)

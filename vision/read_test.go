@@ -9,6 +9,7 @@ import (
 	"image/jpeg"
 	"image/png"
 	"os"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -568,5 +569,16 @@ func TestRunsOnBelow(t *testing.T) {
 				t.Errorf("got %d, want %d", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestWithoutBoxes: the boxes dropped leave their rows; a row they empty goes with them (a
+// row of one place taken for its liquid alone, read empty: its empty row broke the layout's
+// readers), a row empty before stays.
+func TestWithoutBoxes(t *testing.T) {
+	a, b, c := image.Rect(0, 0, 10, 40), image.Rect(20, 0, 30, 40), image.Rect(0, 60, 10, 100)
+	got := withoutBoxes([][]image.Rectangle{{a, b}, {c}, {}}, []image.Rectangle{b, c})
+	if want := [][]image.Rectangle{{a}, {}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v, want %v", got, want)
 	}
 }

@@ -604,12 +604,17 @@ const emptyMatch = 0.85
 // background at the frame's edge, shaded like the glass above a tube's liquid, matched it).
 const endEdgeMargin = 0.125
 
+// outRoom is the least room, as a share of a tube's width, beyond a place past a row's end
+// that emptyBeyondEnds compares the background in.
+const outRoom = 0.5
+
 // liquidBeyondEnds is the number of places a pitch beyond the ends of the rows (of two tubes
 // or more), inside the frame and clear of every tube, where liquid rests as in a tube, its
 // bottom within endBottomTol of a unit of the row's liquid's (a spot of the background
 // rests nowhere in particular): tubes the layout missed. Complete tubes missed at a row's end
-// leave the counts whole. The columns are the rows' boxes in reading order.
-func (f *frame) liquidBeyondEnds(rows [][]image.Rectangle, cols []column, unit float64) int {
+// leave the counts whole. The columns are the rows' boxes in reading order. Places over a
+// box in readEmpty (taken for their liquid alone, read empty among the tubes) are not counted.
+func (f *frame) liquidBeyondEnds(rows [][]image.Rectangle, cols []column, unit float64, readEmpty []image.Rectangle) int {
 	all := slices.Concat(rows...)
 	n, k := 0, 0
 	for _, row := range rows {
@@ -639,7 +644,7 @@ func (f *frame) liquidBeyondEnds(rows [][]image.Rectangle, cols []column, unit f
 			return b
 		}
 		for _, b := range []image.Rectangle{tall(row[0].Sub(image.Pt(pitch, 0))), tall(row[len(row)-1].Add(image.Pt(pitch, 0)))} {
-			if !b.In(f.bounds()) || overlapsAny(b, all) {
+			if !b.In(f.bounds()) || overlapsAny(b, all) || overlapsAny(b, readEmpty) {
 				continue
 			}
 			if c := f.placeColumn(b, row); !c.empty() && math.Abs(float64(c.bottom)-bottom) <= endBottomTol*unit {
@@ -692,8 +697,19 @@ func (f *frame) emptyBeyondEnds(rows [][]image.Rectangle, tpl image.Rectangle) [
 				}
 				// An empty tube that shows little but the background (a faint outline on a
 				// gradient) matches any place beside the row: where the background a place
-				// further out, above or below matches it too, the match says nothing.
-				if !slices.ContainsFunc([]image.Point{{side.out * w, 0}, {0, -tpl.Dy()}, {0, tpl.Dy()}}, func(d image.Point) bool {
+				// further out, above or below matches it too, the match says nothing. Further
+				// out is a tube's width out, or as far as the frame leaves room for; with room
+				// for less than outRoom of a width, nothing tells the background from a tube
+				// there (a place near the edge over a bright blob that spans it and the template,
+				// 20261339784048).
+				room := f.w - at.Max.X
+				if side.out < 0 {
+					room = at.Min.X
+				}
+				if float64(room) < outRoom*float64(w) {
+					break
+				}
+				if !slices.ContainsFunc([]image.Point{{side.out * min(w, room), 0}, {0, -tpl.Dy()}, {0, tpl.Dy()}}, func(d image.Point) bool {
 					return f.emptyMatchAt(tpl, at.Min.Add(d)) >= emptyMatch
 				}) {
 					out = append(out, endPlace{i, at})
