@@ -2282,6 +2282,8 @@ func (f *frame) readUnitsAt(r *Reading, u layoutUnits, samples []unitSample, inf
 	}
 	if i := offCentreRow(rows); i >= 0 {
 		r.doubt(brokenConfidence, "row %d stands off the centre two rows share, one over the other: games centre their rows, so a tube was missed at one end or read where none stands at the other", i+1)
+	} else if off := offCentreBoard(rows, f.w); f.screen == nil && math.Abs(off) >= offCentre {
+		r.doubt(brokenConfidence, "the board stands %.1f pitches off the screen's centre: games centre their rows on the screen, so a tube was missed at one end or read where none stands at the other", math.Abs(off))
 	}
 	// The places where an empty tube was missed: beyond the rows' ends, and in their gaps.
 	tpl, seen := f.emptyTemplate(cols, u.layout.liquidOnly)
@@ -2744,9 +2746,13 @@ func (r *Reading) colors(cols []column, counts []int, samples []unitSample, capa
 	}
 	// A grey colour short of the capacity lying only at tubes' bottoms, under other colours,
 	// lies where hidden units rest: hidden boxes whose mark a JPEG or a photo's blur lost read
-	// as a liquid (20261321783992, beside sheets the counts cannot check).
+	// as a liquid (20261321783992, beside sheets the counts cannot check). Beside curtains a
+	// whole tube's worth of it, single units at bottoms too, may be so: grey boxes drawn with
+	// no mark, the reading with them hidden as good within the counts the curtains leave
+	// unchecked (20261340784245).
 	for g, m := range means {
-		if len(members[g]) < capacity && bottomsOnly(tubes, names[g]) && m.Chroma() < hiddenMaxChroma && m.L < greyBoxMaxL {
+		short := len(members[g]) < capacity
+		if (short || covered) && bottomsOnly(tubes, names[g], !short) && m.Chroma() < hiddenMaxChroma && m.L < greyBoxMaxL {
 			r.doubt(brokenConfidence, "colour %s, %d units in tubes of %d, lies grey at the bottom of every tube it is in, under other colours, as hidden boxes whose mark was not seen would", names[g], len(members[g]), capacity)
 		}
 	}
@@ -2783,17 +2789,17 @@ func panelRoundBadge(tubes [][]string) int {
 }
 
 // bottomsOnly reports whether colour name lies in two tubes or more, in each only in the run
-// from its bottom, of two units or more, under another colour in one of them at least: where
-// runs of hidden units rest. (A single unit at the bottom of two tubes is as often a colour:
-// 83000394, 83000479, 89000519.)
-func bottomsOnly(tubes [][]string, name string) bool {
+// from its bottom, of two units or more (or one, with singles), under another colour in one
+// of them at least: where runs of hidden units rest. (A single unit at the bottom of two
+// tubes is as often a colour: 83000394, 83000479, 89000519.)
+func bottomsOnly(tubes [][]string, name string, singles bool) bool {
 	in, under := 0, false
 	for _, t := range tubes {
 		n := 0
 		for n < len(t) && t[n] == name {
 			n++
 		}
-		if n == 1 || slices.Contains(t[n:], name) {
+		if n == 1 && !singles || slices.Contains(t[n:], name) {
 			return false
 		}
 		if n > 0 {
@@ -3503,6 +3509,30 @@ func offCentreRow(rows [][]image.Rectangle) int {
 		}
 	}
 	return -1
+}
+
+// offCentreBoard is how far, in pitches, the centre of the rows' centres stands right of the
+// centre of a frame w pixels wide (left, negative); 0 with no pitch. Games centre their
+// board on the screen, a staggered row half a pitch to one side of the next (an even number
+// of them centred so together, an odd number within a sixth of a pitch), so a board whose
+// row lost its end tube stands half a pitch off over one row (an empty tube on a dark blob,
+// its outline lost, 20261340783896), a quarter over two. (A photo's screen, found by its
+// edges, is no frame to measure against.)
+func offCentreBoard(rows [][]image.Rectangle, w int) float64 {
+	pitch := commonPitch(rows)
+	if pitch <= 0 {
+		return 0
+	}
+	sum, n := 0.0, 0
+	for _, row := range rows {
+		if len(row) > 0 {
+			sum, n = sum+float64(row[0].Min.X+row[len(row)-1].Max.X)/2, n+1
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	return (sum/float64(n) - float64(w)/2) / pitch
 }
 
 // offCentre is how far, in pitches, a row's centre may stand from the others' (offCentreRow):

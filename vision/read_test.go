@@ -8,6 +8,7 @@ import (
 	"image/color"
 	"image/jpeg"
 	"image/png"
+	"math"
 	"os"
 	"reflect"
 	"slices"
@@ -452,9 +453,17 @@ func TestBottomsOnly(t *testing.T) {
 		{"a curtain between", [][]string{{"grey", "grey", "red"}, {"curtain:grey"}, {"grey", "grey"}}, true},
 		{"one unit in a tube", [][]string{{"grey", "grey", "red"}, {"grey", "blue"}}, false},
 	} {
-		if got := bottomsOnly(tc.tubes, "grey"); got != tc.want {
+		if got := bottomsOnly(tc.tubes, "grey", false); got != tc.want {
 			t.Errorf("%s: got %v, want %v", tc.name, got, tc.want)
 		}
+	}
+	// With singles, one unit at a tube's bottom counts too (a whole grey colour beside
+	// curtains, 20261340784245); above another colour it still does not.
+	if !bottomsOnly([][]string{{"grey", "blue", "blue", "blue"}, {"grey", "grey", "grey", "red"}}, "grey", true) {
+		t.Errorf("singles: one grey at a bottom and three at another: got false, want true")
+	}
+	if bottomsOnly([][]string{{"blue", "grey"}, {"grey", "grey", "grey", "red"}}, "grey", true) {
+		t.Errorf("singles: a grey above a blue: got true, want false")
 	}
 }
 
@@ -580,5 +589,31 @@ func TestWithoutBoxes(t *testing.T) {
 	got := withoutBoxes([][]image.Rectangle{{a, b}, {c}, {}}, []image.Rectangle{b, c})
 	if want := [][]image.Rectangle{{a}, {}}; !reflect.DeepEqual(got, want) {
 		t.Errorf("got %v, want %v", got, want)
+	}
+}
+
+// TestOffCentreBoard: a row of four centred on a frame 500 wide stands 0 pitches off; the
+// same row without its first tube half a pitch right; two rows staggered by half a pitch
+// centred together.
+func TestOffCentreBoard(t *testing.T) {
+	row := func(x0, n int) []image.Rectangle {
+		var r []image.Rectangle
+		for i := range n {
+			r = append(r, image.Rect(x0+100*i, 0, x0+100*i+60, 200))
+		}
+		return r
+	}
+	for _, tc := range []struct {
+		name string
+		rows [][]image.Rectangle
+		want float64
+	}{
+		{"centred", [][]image.Rectangle{row(70, 4)}, 0},
+		{"first tube missed", [][]image.Rectangle{row(170, 3)}, 0.5},
+		{"staggered", [][]image.Rectangle{row(45, 4), row(95, 4)}, 0},
+	} {
+		if got := offCentreBoard(tc.rows, 500); math.Abs(got-tc.want) > 1e-9 {
+			t.Errorf("%s: %.2f pitches off, want %.2f", tc.name, got, tc.want)
+		}
 	}
 }
