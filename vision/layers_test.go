@@ -162,18 +162,21 @@ func TestInks(t *testing.T) {
 	}
 }
 
+// fillLab paints rectangle r of frame f's CIELAB pixels in colour c.
+func fillLab(f *frame, r image.Rectangle, c lab) {
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			copy(f.lab[3*(y*f.w+x):], []float32{float32(c.L), float32(c.A), float32(c.B)})
+		}
+	}
+}
+
 // TestGlyphsShortRun: two hidden units whose run measures 1.9 of their glyphs' period (cut
 // short at the layer above) are counted; a run of one glyph is not.
 func TestGlyphsShortRun(t *testing.T) {
 	const w, h, period = 30, 100, 53
 	f := &frame{w: w, h: h, lab: make([]float32, 3*w*h)}
-	paint := func(r image.Rectangle, c lab) {
-		for y := r.Min.Y; y < r.Max.Y; y++ {
-			for x := r.Min.X; x < r.Max.X; x++ {
-				copy(f.lab[3*(y*w+x):], []float32{float32(c.L), float32(c.A), float32(c.B)})
-			}
-		}
-	}
+	paint := func(r image.Rectangle, c lab) { fillLab(f, r, c) }
 	box := image.Rect(0, 0, w, h)
 	paint(box, lab{L: 20, A: -3, B: 2})
 	for _, y := range []int{6, 6 + period} {
@@ -238,13 +241,7 @@ func TestGlyphsShortRun(t *testing.T) {
 func TestGlyphsStripeFoot(t *testing.T) {
 	const w, h, period = 30, 75, 32
 	f := &frame{w: w, h: h, lab: make([]float32, 3*w*h)}
-	paint := func(r image.Rectangle, c lab) {
-		for y := r.Min.Y; y < r.Max.Y; y++ {
-			for x := r.Min.X; x < r.Max.X; x++ {
-				copy(f.lab[3*(y*w+x):], []float32{float32(c.L), float32(c.A), float32(c.B)})
-			}
-		}
-	}
+	paint := func(r image.Rectangle, c lab) { fillLab(f, r, c) }
 	box, white := image.Rect(0, 0, w, h), lab{L: 95}
 	paint(box, lab{L: 20, A: -3, B: 2})
 	for _, y := range []int{9, 9 + period} {

@@ -411,13 +411,7 @@ func TestShownMarks(t *testing.T) {
 	const w, h = 40, 10
 	dark, light, olive := lab{L: 23, A: -1, B: -11}, lab{L: 86, A: -4, B: 64}, lab{L: 55, A: -10, B: 40}
 	f := &frame{w: w, h: h, lab: make([]float32, 3*w*h)}
-	paint := func(r image.Rectangle, c lab) {
-		for y := r.Min.Y; y < r.Max.Y; y++ {
-			for x := r.Min.X; x < r.Max.X; x++ {
-				copy(f.lab[3*(y*w+x):], []float32{float32(c.L), float32(c.A), float32(c.B)})
-			}
-		}
-	}
+	paint := func(r image.Rectangle, c lab) { fillLab(f, r, c) }
 	disc := func(x int) image.Rectangle {
 		r := image.Rect(x, 0, x+10, 10)
 		paint(r, dark)
