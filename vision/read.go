@@ -2282,8 +2282,8 @@ func (f *frame) readUnitsAt(r *Reading, u layoutUnits, samples []unitSample, inf
 	}
 	if i := offCentreRow(rows); i >= 0 {
 		r.doubt(brokenConfidence, "row %d stands off the centre two rows share, one over the other: games centre their rows, so a tube was missed at one end or read where none stands at the other", i+1)
-	} else if off := offCentreBoard(rows, f.w); f.screen == nil && math.Abs(off) >= offCentre {
-		r.doubt(brokenConfidence, "the board stands %.1f pitches off the screen's centre: games centre their rows on the screen, so a tube was missed at one end or read where none stands at the other", math.Abs(off))
+	} else if off := math.Abs(offCentreBoard(rows, f.w)); f.screen == nil && math.Round(2*off) >= 1 && math.Abs(2*off-math.Round(2*off)) <= 2*offBeat {
+		r.doubt(brokenConfidence, "the board stands %.1f pitches off the screen's centre: games centre their rows on the screen, so a tube was missed at one end or read where none stands at the other", off)
 	}
 	// The places where an empty tube was missed: beyond the rows' ends, and in their gaps.
 	tpl, seen := f.emptyTemplate(cols, u.layout.liquidOnly)
@@ -2747,12 +2747,14 @@ func (r *Reading) colors(cols []column, counts []int, samples []unitSample, capa
 	// A grey colour short of the capacity lying only at tubes' bottoms, under other colours,
 	// lies where hidden units rest: hidden boxes whose mark a JPEG or a photo's blur lost read
 	// as a liquid (20261321783992, beside sheets the counts cannot check). Beside curtains a
-	// whole tube's worth of it, single units at bottoms too, may be so: grey boxes drawn with
-	// no mark, the reading with them hidden as good within the counts the curtains leave
-	// unchecked (20261340784245).
+	// whole tube's worth of a mid grey, single units at bottoms too, may be so: grey boxes
+	// drawn with no mark, the reading with them hidden as good within the counts the
+	// curtains leave unchecked (20261340784245). (Not a dark one: dark boxes carry a glyph
+	// or a hatch, which are counted, and a black liquid at two tubes' bottoms beside lids
+	// read right, 84000268.)
 	for g, m := range means {
 		short := len(members[g]) < capacity
-		if (short || covered) && bottomsOnly(tubes, names[g], !short) && m.Chroma() < hiddenMaxChroma && m.L < greyBoxMaxL {
+		if (short || covered && m.L >= hiddenMaxL) && bottomsOnly(tubes, names[g], !short) && m.Chroma() < hiddenMaxChroma && m.L < greyBoxMaxL {
 			r.doubt(brokenConfidence, "colour %s, %d units in tubes of %d, lies grey at the bottom of every tube it is in, under other colours, as hidden boxes whose mark was not seen would", names[g], len(members[g]), capacity)
 		}
 	}
@@ -3534,6 +3536,13 @@ func offCentreBoard(rows [][]image.Rectangle, w int) float64 {
 	}
 	return (sum/float64(n) - float64(w)/2) / pitch
 }
+
+// offBeat is how far, in pitches, a board's centre may stand from a whole number of half
+// pitches off the frame's centre for offCentreBoard's doubt: tubes missed at one end move it
+// by half a pitch each, and the boxes stand within a few pixels of the tubes; a photo whose
+// screen was not found, or a cropped screenshot, stands off by any amount (20261339783978,
+// 0.40 pitches: read right).
+const offBeat = 0.08
 
 // offCentre is how far, in pitches, a row's centre may stand from the others' (offCentreRow):
 // a row with a tube more or less than its neighbours stands half a pitch off if the tube is

@@ -82,12 +82,14 @@ func TestOnceRefused(t *testing.T) {
 		{89000368, "tubes of 7 beside lids, a unit's room above the fullest: the height's capacity, 8, beside curtains that may hide fuller tubes, left the colours lacking more units than the lids can hold (the fullest tube's capacity is read then: readUnits)"},
 		{20261290783893, "the same beside sheets, tubes of 5 read as tubes of 6"},
 		{85000288, "light grey boxes with a \"?\" blurred by scaling up, the strokes rising to L 90 on boxes of L 66, short of the lift a glyph needed: read as the boxes' look, refused for the layers misfitting the unit, its marks parting each hidden run at odd places and their rhythm counted at twice its period (inks: a glyph's peak near white; rhythm: no multiple of a beat)"},
+		{20261339783978, "a photo of two rows of tubes, its screen not found, the board 0.40 pitches off the frame's centre: doubted as a board whose end tube was missed, which moves it by half a pitch (offBeat)"},
 		{91000357, "tinted glass over blobs read as one or two runs on every tube's top, up to it, no colour of it repeating from tube to tube and no room above any liquid to show the glass: each unit taken for two, tubes of 11 (dropLawGlass: the law most top runs follow is the glass's)"},
 		{87000509, "the same over a soft gradient on a board of six, the two empty tubes read as two runs each, the glass's top run alike on four tubes and buried under it in one"},
 	} {
 		readsExactly(t, tc.seed, nil, tc.kind)
 	}
 	readsExactly(t, 95000532, map[string]string{"hidden": "glyph-circle"}, "discs round a \"?\" read as hidden units by their look, keeping the rules, refused for the layers misfitting the unit where the discs part each hidden run (lookMisfit)")
+	readsExactly(t, 84000268, map[string]string{"cover": "lid"}, "a black liquid at two tubes' bottoms, under other colours, beside two lids: doubted as grey boxes drawn with no mark while the doubt took dark colours too (only a mid grey is doubted beside curtains)")
 }
 
 // readsExactly reads the scene drawn from seed (with the factors in fixed, if any) and reports
