@@ -3516,7 +3516,7 @@ func offCentreRow(rows [][]image.Rectangle) int {
 // offCentreBoard is how far, in pitches, the centre of the rows' centres stands right of the
 // centre of a frame w pixels wide (left, negative); 0 with no pitch. Games centre their
 // board on the screen, a staggered row half a pitch to one side of the next (an even number
-// of them centred so together, an odd number within a sixth of a pitch), so a board whose
+// of them centred so together, three within a twelfth of a pitch), so a board whose
 // row lost its end tube stands half a pitch off over one row (an empty tube on a dark blob,
 // its outline lost, 20261340783896), a quarter over two. (A photo's screen, found by its
 // edges, is no frame to measure against.)
