@@ -74,8 +74,7 @@ func (f *frame) fitGlass(cols []column, rooms [][2]int) (glassLaw, bool) {
 		default:
 			continue
 		}
-		b := f.sampleBand(c, rooms[i], y0, y1)
-		all.glass, all.behind = append(all.glass, b.glass...), append(all.behind, b.behind...)
+		all = joinBands(all, f.sampleBand(c, rooms[i], y0, y1))
 	}
 	return fitLaw(all.glass, all.behind)
 }
@@ -85,6 +84,15 @@ func (f *frame) fitGlass(cols []column, rooms [][2]int) (glassLaw, bool) {
 type glassBand struct {
 	col           int // the column's index
 	glass, behind [][3]float64
+}
+
+// joinBands is the bands' samples together, as one band.
+func joinBands(bs ...glassBand) glassBand {
+	var all glassBand
+	for _, b := range bs {
+		all.glass, all.behind = append(all.glass, b.glass...), append(all.behind, b.behind...)
+	}
+	return all
 }
 
 // sampleBand samples rows y0..y1 of column c, whose free room beside it is room.
@@ -203,10 +211,7 @@ const (
 // the bands that agree with it, false where fewer than minLawBands do.
 func consensusLaw(bands []glassBand) (glassLaw, []glassBand, bool) {
 	fit := func(bs ...glassBand) (glassLaw, bool) {
-		var all glassBand
-		for _, b := range bs {
-			all.glass, all.behind = append(all.glass, b.glass...), append(all.behind, b.behind...)
-		}
+		all := joinBands(bs...)
 		law, ok := bestLaw(all.glass, all.behind)
 		return law, ok && law.inGamut()
 	}

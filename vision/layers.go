@@ -692,17 +692,14 @@ func (f *frame) inkProfile(strip image.Rectangle, ink func(lab) bool) []float64 
 			}
 		}
 		if span := last - first + 1; first >= 0 && 2*span >= h && float64(k) >= stripeRows*float64(span) {
-			for d := -stripeMargin; d <= stripeMargin; d++ {
-				if x+d >= 0 && x+d < w {
-					out[x+d] = true
-				}
-			}
+			leaveStripeOut(out, x)
 		}
 	}
-	if kept := countFunc(out, func(o bool) bool { return !o }); 2*kept < w {
-		clear(out)
-	}
 	kept := countFunc(out, func(o bool) bool { return !o })
+	if 2*kept < w {
+		clear(out)
+		kept = w
+	}
 	prof := make([]float64, h)
 	for y := range h {
 		n := 0
@@ -1267,11 +1264,7 @@ func (f *frame) inkShare(r image.Rectangle, ink func(lab) bool) (float64, bool) 
 	outX := make([]bool, len(cols))
 	for x, k := range cols {
 		if float64(k) >= stripeRows*float64(r.Dy()) {
-			for d := -stripeMargin; d <= stripeMargin; d++ {
-				if x+d >= 0 && x+d < len(outX) {
-					outX[x+d] = true
-				}
-			}
+			leaveStripeOut(outX, x)
 		}
 	}
 	kept := countFunc(outX, func(o bool) bool { return !o })
@@ -1299,6 +1292,16 @@ func (f *frame) inkShare(r image.Rectangle, ink func(lab) bool) (float64, bool) 
 
 // stripeMargin is how many columns beside a glare stripe are left out of a glyph's count.
 const stripeMargin = 2
+
+// leaveStripeOut marks column x of a patch, a glare stripe's, and stripeMargin beside it, as
+// left out.
+func leaveStripeOut(out []bool, x int) {
+	for d := -stripeMargin; d <= stripeMargin; d++ {
+		if x+d >= 0 && x+d < len(out) {
+			out[x+d] = true
+		}
+	}
+}
 
 // raisePaleTops adds to a tube's liquid the run right above it that the reader took for the
 // glass because it looks like what surrounds the tube (a liquid near the background's colour,
