@@ -119,7 +119,7 @@ func (f *frame) completeRowsBeyond(l tubeLayout, cands []image.Rectangle, faint 
 		}
 		at := func(x float64, end bool, outlines []image.Rectangle) (image.Rectangle, bool) {
 			b, ok := free(x, outlines)
-			return b, ok && f.holdsTube(b, outlines, row, end && !inBoard(b), rowEmpties)
+			return b, ok && f.holdsTube(b, place(x), outlines, row, end && !inBoard(b), rowEmpties)
 		}
 		try := func(x float64, end bool) bool {
 			b, ok := at(x, end, cands)
@@ -227,12 +227,14 @@ func tubeSized(c, b image.Rectangle) bool {
 		abs(c.Min.Y-b.Min.Y) <= int(endHeightTol*float64(b.Dy()))
 }
 
-// holdsTube reports whether place b, at a row's pitch, holds a tube: liquid rests on its
-// bottom; or, beyond the board's ends (where buttons and doodles stand), an outline of just a
-// tube's size and place stands there; or, inside the board, a candidate as tall as the row's
+// holdsTube reports whether box b, snapped to an outline near the place p at a row's pitch,
+// holds a tube: liquid rests on its bottom; or, beyond the board's ends (where buttons and
+// doodles stand), an outline of just a tube's size stands there centred on the place p (the
+// snap reaches further: an outline made of one tube's glare and the next one's wall would
+// take the place of both); or, inside the board, a candidate as tall as the row's
 // tubes and at most two of them wide covers it (an outline merged with a neighbour's, or
 // broken), or it looks like one of the row's empty tubes (empties).
-func (f *frame) holdsTube(b image.Rectangle, cands []image.Rectangle, row []image.Rectangle, end bool, empties func() []image.Rectangle) bool {
+func (f *frame) holdsTube(b, p image.Rectangle, cands []image.Rectangle, row []image.Rectangle, end bool, empties func() []image.Rectangle) bool {
 	if f.holdsLiquid(b, row) {
 		return true
 	}
@@ -240,7 +242,7 @@ func (f *frame) holdsTube(b image.Rectangle, cands []image.Rectangle, row []imag
 		// Beyond the board's ends only an outline of the row's own tube stands for one: of
 		// its size, at its height, centred on the place.
 		return slices.ContainsFunc(cands, func(c image.Rectangle) bool {
-			return tubeSized(c, b) && math.Abs(centreX(c)-centreX(b)) <= endOffBeat*float64(b.Dx())
+			return tubeSized(c, b) && math.Abs(centreX(c)-centreX(p)) <= endOffBeat*float64(b.Dx())
 		})
 	}
 	if outlined(b, cands) {
