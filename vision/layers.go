@@ -417,6 +417,21 @@ func (f *frame) readColumn(b image.Rectangle, room [2]int) column {
 			col.lid = s
 		}
 	}
+	// A glare stripe covering most of the centre strip lightens the rows it reaches: where it
+	// ends inside a run, the run parts in two at its foot (a hatched stack of hidden units,
+	// 20261341784202). Where the change between two runs lies in one band of columns, the
+	// tube's width beside it alike on both sides (stripeFoot), they are one run, in the colour
+	// of the longer part.
+	for k := len(col.bounds) - 1; k >= 0; k-- {
+		lo, _ := col.span(k, k)
+		_, hi := col.span(k+1, k+1)
+		if f.stripeFoot(b, hi, col.bounds[k], lo) {
+			if col.bounds[k]-hi > lo-col.bounds[k] {
+				col.runs[k] = col.runs[k+1]
+			}
+			col.join(k, k+1)
+		}
+	}
 	// A glyph's widest stroke can turn a row of a run of hidden units light (a row's colour is
 	// its median), parting the run in two of one colour: where the two together show the
 	// glyphs' rhythm, they are one run.
@@ -467,6 +482,79 @@ func (f *frame) readColumn(b image.Rectangle, room [2]int) column {
 	}
 	return col
 }
+
+// stripeFoot reports whether the change at row mid between the run above it (from row hi)
+// and the run below it (down to row lo) is a glare stripe's foot: across the box's middle
+// three fifths, the columns whose colour changes there (changeDE, the rows within footRows
+// of mid on each side averaged, clear of a round foot's corners) make one band, at most stripeShare of the width
+// and lighter above, while the rest of the width, stripeRest of it or more, keeps its colour
+// (within changeDE), the band the same over the rows further up. A layer's edge changes every
+// column.
+func (f *frame) stripeFoot(b image.Rectangle, hi, mid, lo int) bool {
+	// The rows beside mid, clear of the run's far ends and of a round foot's corners.
+	up0, up1 := max(hi+1, mid-1-footRows), mid-1
+	down0, down1 := mid+1, min(lo-max(2, b.Dx()/10), mid+1+footRows)
+	inset := b.Dx() / 5
+	x0, x1 := b.Min.X+inset, b.Max.X-inset
+	if up1-up0 < 6 || down1-down0 < 3 || x1-x0 < 8 {
+		return false
+	}
+	mean := func(x, y0, y1 int) lab {
+		var m lab
+		for y := y0; y < y1; y++ {
+			i := 3 * (y*f.w + x)
+			m.L, m.A, m.B = m.L+float64(f.lab[i]), m.A+float64(f.lab[i+1]), m.B+float64(f.lab[i+2])
+		}
+		k := float64(y1 - y0)
+		return lab{L: m.L / k, A: m.A / k, B: m.B / k}
+	}
+	// band is the columns whose colour over rows y0..y1 differs from the rows below mid, when
+	// they make one band lighter above, the rest of the width keeping its colour.
+	band := func(y0, y1 int) (first, last int, ok bool) {
+		first, last = -1, -1
+		var restUp, restDown lab
+		rest := 0
+		for x := x0; x < x1; x++ {
+			up, down := mean(x, y0, y1), mean(x, down0, down1)
+			if deltaE(up, down) < changeDE {
+				restUp.L, restUp.A, restUp.B = restUp.L+up.L, restUp.A+up.A, restUp.B+up.B
+				restDown.L, restDown.A, restDown.B = restDown.L+down.L, restDown.A+down.A, restDown.B+down.B
+				rest++
+				continue
+			}
+			if up.L <= down.L || last >= 0 && last < x-1 {
+				return 0, 0, false // darker above, or a second band
+			}
+			if first < 0 {
+				first = x
+			}
+			last = x
+		}
+		if first < 0 || float64(last-first+1) > stripeShare*float64(x1-x0) || float64(rest) < stripeRest*float64(x1-x0) {
+			return 0, 0, false
+		}
+		k := float64(rest)
+		return first, last, deltaE(lab{L: restUp.L / k, A: restUp.A / k, B: restUp.B / k}, lab{L: restDown.L / k, A: restDown.A / k, B: restDown.B / k}) < changeDE
+	}
+	first, last, ok := band(up0, up1)
+	if !ok {
+		return false
+	}
+	// A stripe is straight: the rows further up show the same band as those next to mid,
+	// where a disc's edge (a hidden unit's mark, 95000363) narrows towards it.
+	half := (up0 + up1) / 2
+	f0, l0, ok0 := band(up0, half)
+	f1, l1, ok1 := band(half, up1)
+	tol := max(1, b.Dx()/20)
+	return ok0 && ok1 && abs(f0-first) <= tol && abs(l0-last) <= tol && abs(f1-first) <= tol && abs(l1-last) <= tol
+}
+
+// footRows, stripeShare and stripeRest: see stripeFoot.
+const (
+	footRows    = 24
+	stripeShare = 0.45
+	stripeRest  = 0.5
+)
 
 // span is the rows runs i to j of the column's liquid (bottom first) cover: from lo, the
 // bottom of run i, up to hi, the top of run j.

@@ -576,3 +576,45 @@ func TestRhythmBeat(t *testing.T) {
 		t.Errorf("102 rows: %d units; want 6", n)
 	}
 }
+
+// TestStripeFoot: a light band over a third of a dark run, ending at a row, is a glare
+// stripe's foot there, and the run on both sides one; a change across the whole width (a
+// layer's edge), two bands, a band darker above, a disc's round foot or a change beside the
+// band too is not.
+func TestStripeFoot(t *testing.T) {
+	const w, h, mid = 40, 100, 60
+	dark, glared := lab{L: 30, A: 1, B: -1}, lab{L: 48, A: 1, B: -1}
+	box := image.Rect(0, 0, w, h)
+	for _, tc := range []struct {
+		name  string
+		paint func(f *frame)
+		want  bool
+	}{
+		{"a stripe's foot", func(f *frame) { fillLab(f, image.Rect(15, 0, 24, mid), glared) }, true},
+		{"a layer's edge", func(f *frame) { fillLab(f, image.Rect(0, 0, w, mid), lab{L: 60, A: 40, B: 20}) }, false},
+		{"two bands", func(f *frame) {
+			fillLab(f, image.Rect(9, 0, 14, mid), glared)
+			fillLab(f, image.Rect(24, 0, 29, mid), glared)
+		}, false},
+		{"darker above", func(f *frame) { fillLab(f, image.Rect(14, 0, 25, mid), lab{L: 12}) }, false},
+		{"a disc's foot", func(f *frame) {
+			// A light disc of radius 6 ending at mid: its rows narrow towards mid.
+			for y := mid - 12; y < mid; y++ {
+				dy := float64(y-(mid-6)) + 0.5
+				hw := int(math.Sqrt(max(0, 36-dy*dy)))
+				fillLab(f, image.Rect(20-hw, y, 20+hw, y+1), lab{L: 75, A: 5, B: 60})
+			}
+		}, false},
+		{"the rest changes too", func(f *frame) {
+			fillLab(f, image.Rect(0, 0, w, mid), lab{L: 40, A: 1, B: -1})
+			fillLab(f, image.Rect(14, 0, 25, mid), glared)
+		}, false},
+	} {
+		f := &frame{w: w, h: h, lab: make([]float32, 3*w*h)}
+		fillLab(f, box, dark)
+		tc.paint(f)
+		if got := f.stripeFoot(box, 0, mid, h); got != tc.want {
+			t.Errorf("%s: stripeFoot = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
