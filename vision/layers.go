@@ -1404,8 +1404,12 @@ func leaveStripeOut(out []bool, x int) {
 // full tube, too thin to see), may be a whole colour near the glass, missed, which leaves the
 // counts intact:
 // with unseenToo they are raised too, for the count rule to check as any colour; without,
-// their tubes are returned in unseen. It returns the number of tubes raised.
-func raisePaleTops(cols []column, unit float64, glass func([]column) []lab, behind func(i, y0, y1 int) (lab, bool), unseenToo bool) (raised int, unseen []int) {
+// their tubes are returned in unseen. Such a run in the colour of the room another tube
+// shows above its liquid (rooms: each tube's, nil for none) is that glass: over a dark
+// background a tinted glass under a light rim looks like no glass the tubes agree on, and
+// raised in each tube up to its top, it made a colour of the rooms (20261341784123). It
+// returns the number of tubes raised.
+func raisePaleTops(cols []column, unit float64, glass, rooms func([]column) []lab, behind func(i, y0, y1 int) (lab, bool), unseenToo bool) (raised int, unseen []int) {
 	if unit <= 0 {
 		return 0, nil
 	}
@@ -1475,8 +1479,15 @@ func raisePaleTops(cols []column, unit float64, glass func([]column) []lab, behi
 	// the rim: there the run must look like no glass, and, clear glass showing what lies
 	// behind it, stand glassDE or more from the background beside it.)
 	glasses := glass(masked(unseen...))
+	var roomLooks []lab
+	if rooms != nil {
+		roomLooks = rooms(masked(unseen...))
+	}
 	unseen = slices.DeleteFunc(unseen, func(i int) bool {
 		c := cols[i]
+		if looksGlass(c.pale.color, roomLooks) {
+			return true
+		}
 		if paleRoom(c) < unit {
 			bg, ok := behind(i, c.pale.y0, c.pale.y1)
 			return !ok || deltaE(c.pale.color, bg) < glassDE || looksGlass(c.pale.color, glasses)

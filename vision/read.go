@@ -1475,7 +1475,7 @@ const footGap = 3
 // the level they make, checked.
 func (f *frame) readAtUnit(l *tubeLayout, r *Reading, cols []column, rooms [][2]int, fit unitFit) error {
 	unit, misfit := fit.unit, fit.misfit
-	_, unseen := raisePaleTops(cols, unit, f.glassSeen, func(i, y0, y1 int) (lab, bool) { return f.beside(cols[i].box, rooms[i], y0, y1) }, l.raiseUnseen)
+	_, unseen := raisePaleTops(cols, unit, f.glassSeen, f.roomLooks, func(i, y0, y1 int) (lab, bool) { return f.beside(cols[i].box, rooms[i], y0, y1) }, l.raiseUnseen)
 	l.unseen = len(unseen)
 	if !oneColour(cols, unseen) {
 		r.doubt(brokenConfidence, "tubes %s show whole units under the glass in colours seen nowhere else: liquids near the background's colour may be missed", tubeList(unseen))

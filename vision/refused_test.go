@@ -217,7 +217,7 @@ func TestRaisePaleTops(t *testing.T) {
 		s.pale = short.pale
 		tc.edit(&s)
 		cols := []column{full, s}
-		if got, _ := raisePaleTops(cols, 20, glass, noBackground, false); got != tc.want {
+		if got, _ := raisePaleTops(cols, 20, glass, nil, noBackground, false); got != tc.want {
 			t.Errorf("%s: raised %d tubes, want %d", tc.name, got, tc.want)
 		}
 		if tc.want == 1 && (cols[1].top != 20 || len(cols[1].bounds) != 3) {
@@ -239,19 +239,23 @@ func TestRaisePaleTopsUnseen(t *testing.T) {
 		pale: segment{y0: 60, y1: 80, color: pale}, paleAbove: glassLook}
 	empty := column{box: image.Rect(60, 0, 80, 100), pale: segment{y0: 40, y1: 100, color: pale}, paleAbove: glassLook}
 	for _, tc := range []struct {
-		name string
-		edit func(cols []column)
-		want []int
+		name  string
+		edit  func(cols []column)
+		rooms []lab // the rooms other tubes show
+		want  []int
 	}{
-		{"two tubes under glass", func([]column) {}, []int{1, 2}},
-		{"the glass above one is no glass", func(cols []column) { cols[1].paleAbove = other }, []int{2}},
-		{"the run's top within a unit of the tube's top", func(cols []column) { cols[2].box.Min.Y = 30 }, []int{1}},
-		{"the runs look like the glass", func(cols []column) { cols[1].pale.color, cols[2].pale.color = glassLook, glassLook }, nil},
+		{"two tubes under glass", func([]column) {}, nil, []int{1, 2}},
+		{"the glass above one is no glass", func(cols []column) { cols[1].paleAbove = other }, nil, []int{2}},
+		{"the run's top within a unit of the tube's top", func(cols []column) { cols[2].box.Min.Y = 30 }, nil, []int{1}},
+		{"the runs look like the glass", func(cols []column) { cols[1].pale.color, cols[2].pale.color = glassLook, glassLook }, nil, nil},
+		{"another tube's room in their colour", func([]column) {}, []lab{pale}, nil},
+		{"another tube's room in the glass's", func([]column) {}, []lab{glassLook}, []int{1, 2}},
 	} {
 		for _, raise := range []bool{false, true} {
 			cols := []column{full, topped, empty}
 			tc.edit(cols)
-			raised, unseen := raisePaleTops(cols, 20, glass, noBackground, raise)
+			rooms := func([]column) []lab { return tc.rooms }
+			raised, unseen := raisePaleTops(cols, 20, glass, rooms, noBackground, raise)
 			switch {
 			case !raise && (raised != 0 || !slices.Equal(unseen, tc.want)):
 				t.Errorf("%s: raised %d, unseen %v; want 0 raised, %v unseen", tc.name, raised, unseen, tc.want)

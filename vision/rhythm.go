@@ -576,6 +576,10 @@ func (f *frame) bandsAbove(cols []column, minRoom float64) []lab {
 	return out
 }
 
+// roomLooks is the glass as each tube with room above its liquid (glassRoom of its height or
+// more) shows it there (see raisePaleTops).
+func (f *frame) roomLooks(cols []column) []lab { return f.bandsAbove(cols, glassRoom) }
+
 // roomBand is the rows of the room above the column's liquid that show the glass alone:
 // below the box's top, its rim and a cork (headroomSkip of the room), above the liquid's
 // meniscus (a tenth of the room).
