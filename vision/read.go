@@ -911,7 +911,7 @@ func unlayeredSpread(cols []column, counts []int, unit float64) float64 {
 }
 
 // unlayeredSpreadMax is the spread (unlayeredSpread) at which a reading with no layer is doubted.
-const unlayeredSpreadMax = 0.3
+const unlayeredSpreadMax = 0.25
 
 // loneTops are the boxes of a reading the rules refuse, with no hidden unit and no curtain,
 // whose tubes hold more than one colour and end in a run up to the tube's top (within
@@ -967,6 +967,38 @@ func unitsOf[C comparable](tubes [][]C, k C) int {
 		n += countFunc(t, func(c C) bool { return c == k })
 	}
 	return n
+}
+
+// roomColour is the first tube whose top run reaches its box's top over a layer below it, in
+// a colour all of whose units lie in such runs, each of them looking like (glassDE) the glass
+// some tube shows in the room above its liquid (rooms, see roomLooks); or -1. Beside hidden
+// units glassColour tells nothing (a colour may show only on tops), but glass seen directly
+// in a tube's room, read again as a colour over the liquid of tubes with little room, makes
+// one that the counts cannot refuse (a photo of tinted glass, 20261341784113).
+func roomColour(tubes [][]string, cols []column, rooms []lab) int {
+	if len(rooms) == 0 || len(cols) != len(tubes) {
+		return -1
+	}
+	glassy := func(i int) bool {
+		c := cols[i]
+		return !c.curtain && len(c.bounds) > 0 && len(c.runs) > 0 && c.reachesTop() && len(tubes[i]) > 0 &&
+			slices.ContainsFunc(rooms, func(g lab) bool { return deltaE(c.runs[len(c.runs)-1], g) < glassDE })
+	}
+	for i, t := range tubes {
+		if !glassy(i) || covered(t) || t[len(t)-1] == "?" {
+			continue
+		}
+		k, n := t[len(t)-1], 0
+		for j, o := range tubes {
+			if len(o) > 0 && o[len(o)-1] == k && glassy(j) {
+				n += topRun(o)
+			}
+		}
+		if n == unitsOf(tubes, k) {
+			return i
+		}
+	}
+	return -1
 }
 
 // topRun is the length of tube t's top run: the units at its top in its top unit's colour.
@@ -1527,6 +1559,9 @@ func (f *frame) readAtUnit(l *tubeLayout, r *Reading, cols []column, rooms [][2]
 	if i := f.emptyCloth(l.curtains, cols); i >= 0 {
 		r.doubt(brokenConfidence, "tube %d, read empty, looks like the cloth over a covered tube: it may be covered too", i+1)
 	}
+	if i, rise := coverAboveRow(cols, unit); i >= 0 {
+		r.doubt(brokenConfidence, "tube %d's cover rises %.1f units above its row's tubes, each full to its box's top: a cover hides a tube of the row's height, so the tubes' top units were cut off", i+1, rise)
+	}
 	if i := badgeOnPanel(cols, unit); i >= 0 {
 		r.doubt(brokenConfidence, "tube %d: the run at its top and its liquid look alike round a band thinner than a unit: a cover's panel and its badge read as liquid", i+1)
 	}
@@ -1849,6 +1884,43 @@ func badgeOnPanel(cols []column, unit float64) int {
 	}
 	return -1
 }
+
+// coverAboveRow is the first covered column whose box's top stands coverRise of a unit or
+// more above the median top of its row's tubes holding liquid, each of which reaches its
+// box's top, and by how many units; or -1. A cover hides a whole tube, as tall as the others: a row of full tubes
+// whose tops stand lower than the cover's lost their top units with their outline's top (a
+// top unit near the background's colour, 20261341784192), and every tube full, the counts
+// keep the rules either way. (Where some tube shows room, a box found round a bulb's belly
+// stands lower than the cover's too, its liquid read whole: 91000440.)
+func coverAboveRow(cols []column, unit float64) (int, float64) {
+	for i, c := range cols {
+		if !c.curtain {
+			continue
+		}
+		var tops []int
+		full := true
+		for _, t := range cols {
+			if t.curtain || t.empty() || t.box.Min.Y >= c.box.Max.Y || c.box.Min.Y >= t.box.Max.Y {
+				continue
+			}
+			tops = append(tops, t.box.Min.Y)
+			full = full && t.reachesTop()
+		}
+		if len(tops) == 0 || !full {
+			continue
+		}
+		slices.Sort(tops)
+		if rise := float64(tops[len(tops)/2]-c.box.Min.Y) / unit; rise >= coverRise {
+			return i, rise
+		}
+	}
+	return -1, 0
+}
+
+// coverRise is how far, in units, a cover's top may stand above its row's tubes' (see
+// coverAboveRow): a whole unit cut off a tube of n is (n-1)/n of the unit read, 2/3 or more
+// of it, while a lid over a photo's tilted row, round a lip, rose half a unit (84000452).
+const coverRise = 0.65
 
 // badgeUnits is the most, in units, a band between a panel's two runs may be to be its badge.
 const badgeUnits = 0.75
@@ -2242,6 +2314,11 @@ func (f *frame) readUnitsAt(r *Reading, u layoutUnits, samples []unitSample, inf
 			for _, t := range ts {
 				u.layout.high = append(u.layout.high, cols[t].box)
 			}
+		}
+	}
+	if level.HasHidden() {
+		if t := roomColour(tubes, cols, f.roomLooks(cols)); t >= 0 {
+			r.doubt(brokenConfidence, "tube %d's top run, up to its top, is in a colour only such runs show, the colour of the glass other tubes show above their liquid, and hidden units keep the counts from telling: the glass may be read as liquid", t+1)
 		}
 	}
 	if n, t := repeatedTubes(tubes); n > 0 {

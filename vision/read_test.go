@@ -611,3 +611,52 @@ func TestOffCentreBoard(t *testing.T) {
 		}
 	}
 }
+
+// TestRoomColour: beside hidden units, a colour seen only in top runs up to the tubes' tops,
+// each looking like the glass another tube shows above its liquid, is that glass; a colour
+// also shown lower, a top run unlike the glass, or no room to compare with is not.
+func TestRoomColour(t *testing.T) {
+	glassLook, dark := lab{L: 72, A: 0, B: -18}, lab{L: 23}
+	topped := column{box: image.Rect(0, 0, 20, 100), bottom: 100, top: 1, bounds: []int{80}, runs: []lab{dark, glassLook}}
+	low := column{box: image.Rect(30, 0, 50, 100), bottom: 100, top: 40, bounds: []int{80}, runs: []lab{dark, {L: 50, A: 40, B: 30}}}
+	for _, tc := range []struct {
+		name  string
+		tubes [][]string
+		rooms []lab
+		want  int
+	}{
+		{"the glass read as a colour", [][]string{{"?", "sky"}, {"?", "red"}, {"?", "sky"}}, []lab{glassLook}, 0},
+		{"the colour lower in a tube", [][]string{{"?", "sky"}, {"sky", "red"}, {"?", "sky"}}, []lab{glassLook}, -1},
+		{"a room unlike it", [][]string{{"?", "sky"}, {"?", "red"}, {"?", "sky"}}, []lab{{L: 90, A: 10, B: 10}}, -1},
+		{"no room seen", [][]string{{"?", "sky"}, {"?", "red"}, {"?", "sky"}}, nil, -1},
+	} {
+		cols := []column{topped, low, topped}
+		if got := roomColour(tc.tubes, cols, tc.rooms); got != tc.want {
+			t.Errorf("%s: roomColour = %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestCoverAboveRow: a cover standing a unit above its row's full tubes is doubted; half a
+// unit above (a lid round a lip), a tube with room above its liquid, or a cover in another
+// row is not.
+func TestCoverAboveRow(t *testing.T) {
+	full := func(x, top int) column {
+		return column{box: image.Rect(x, top, x+20, 120), bottom: 120, top: top, bounds: []int{100}, runs: []lab{{L: 40}, {L: 60}}}
+	}
+	cover := column{box: image.Rect(60, 0, 80, 120), curtain: true}
+	for _, tc := range []struct {
+		name string
+		cols []column
+		want int
+	}{
+		{"a unit above full tubes", []column{full(0, 20), full(30, 20), cover}, 2},
+		{"half a unit above", []column{full(0, 10), full(30, 10), cover}, -1},
+		{"a tube with room", []column{full(0, 20), func() column { c := full(30, 20); c.top = 60; return c }(), cover}, -1},
+		{"a cover in another row", []column{full(0, 20), full(30, 20), {box: image.Rect(60, 200, 80, 320), curtain: true}}, -1},
+	} {
+		if got, _ := coverAboveRow(tc.cols, 20); got != tc.want {
+			t.Errorf("%s: coverAboveRow = %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}

@@ -83,6 +83,7 @@ func TestOnceRefused(t *testing.T) {
 		{20261290783893, "the same beside sheets, tubes of 5 read as tubes of 6"},
 		{85000288, "light grey boxes with a \"?\" blurred by scaling up, the strokes rising to L 90 on boxes of L 66, short of the lift a glyph needed: read as the boxes' look, refused for the layers misfitting the unit, its marks parting each hidden run at odd places and their rhythm counted at twice its period (inks: a glyph's peak near white; rhythm: no multiple of a beat)"},
 		{20261339783978, "a photo of two rows of tubes, its screen not found, the board 0.40 pitches off the frame's centre: doubted as a board whose end tube was missed, which moves it by half a pitch (offBeat)"},
+		{91000440, "bulb-shaped tubes beside a lid, their boxes found round the bulbs below the lid's top, a unit and more lower in tubes with room above their liquid: doubted as full tubes whose top units were cut off while the doubt asked one tube full, not all (coverAboveRow)"},
 		{91000357, "tinted glass over blobs read as one or two runs on every tube's top, up to it, no colour of it repeating from tube to tube and no room above any liquid to show the glass: each unit taken for two, tubes of 11 (dropLawGlass: the law most top runs follow is the glass's)"},
 		{87000509, "the same over a soft gradient on a board of six, the two empty tubes read as two runs each, the glass's top run alike on four tubes and buried under it in one"},
 	} {
