@@ -970,8 +970,8 @@ func unitsOf[C comparable](tubes [][]C, k C) int {
 }
 
 // roomColour is the first tube whose top run reaches its box's top over a layer below it, in
-// a colour all of whose units lie in such runs, each of them looking like (glassDE) the glass
-// some tube shows in the room above its liquid (rooms, see roomLooks); or -1. Beside hidden
+// a colour all of whose units lie in such runs, each of them the glass some tube shows in the
+// room above its liquid (rooms, see roomLooks; within roomMatchDE); or -1. Beside hidden
 // units glassColour tells nothing (a colour may show only on tops), but glass seen directly
 // in a tube's room, read again as a colour over the liquid of tubes with little room, makes
 // one that the counts cannot refuse (a photo of tinted glass, 20261341784113).
@@ -982,7 +982,7 @@ func roomColour(tubes [][]string, cols []column, rooms []lab) int {
 	glassy := func(i int) bool {
 		c := cols[i]
 		return !c.curtain && len(c.bounds) > 0 && len(c.runs) > 0 && c.reachesTop() && len(tubes[i]) > 0 &&
-			slices.ContainsFunc(rooms, func(g lab) bool { return deltaE(c.runs[len(c.runs)-1], g) < glassDE })
+			slices.ContainsFunc(rooms, func(g lab) bool { return deltaE(c.runs[len(c.runs)-1], g) < roomMatchDE })
 	}
 	for i, t := range tubes {
 		if !glassy(i) || covered(t) || t[len(t)-1] == "?" {
@@ -1000,6 +1000,12 @@ func roomColour(tubes [][]string, cols []column, rooms []lab) int {
 	}
 	return -1
 }
+
+// roomMatchDE is how near a run must be to the glass in a tube's room to be that glass
+// (roomColour): the glass over the same background matches itself within JPEG's noise (0.1
+// to 0.8, 20261341784113), where a liquid near the glass's colour stands a few ΔE off it (a
+// blue under blue-tinted glass, 3.7, 20261326784381).
+const roomMatchDE = 2
 
 // topRun is the length of tube t's top run: the units at its top in its top unit's colour.
 func topRun[C comparable](t []C) int {
