@@ -486,10 +486,10 @@ func (f *frame) readColumn(b image.Rectangle, room [2]int) column {
 // stripeFoot reports whether the change at row mid between the run above it (from row hi)
 // and the run below it (down to row lo) is a glare stripe's foot: across the box's middle
 // three fifths, the columns whose colour changes there (changeDE, the rows within footRows
-// of mid on each side averaged, clear of a round foot's corners) make one band, at most stripeShare of the width
-// and lighter above, while the rest of the width, stripeRest of it or more, keeps its colour
-// (within changeDE), the band the same over the rows further up. A layer's edge changes every
-// column.
+// of mid on each side averaged, clear of a round foot's corners) make one band, at most
+// stripeShare of the width and lighter above, while the rest of the width, stripeRest of it
+// or more, keeps its colour (within changeDE), the band the same over the rows further up.
+// A layer's edge changes every column.
 func (f *frame) stripeFoot(b image.Rectangle, hi, mid, lo int) bool {
 	// The rows beside mid, clear of the run's far ends and of a round foot's corners.
 	up0, up1 := max(hi+1, mid-1-footRows), mid-1

@@ -910,7 +910,9 @@ func unlayeredSpread(cols []column, counts []int, unit float64) float64 {
 	return hi - lo
 }
 
-// unlayeredSpreadMax is the spread (unlayeredSpread) at which a reading with no layer is doubted.
+// unlayeredSpreadMax is the spread (unlayeredSpread) at which a reading with no layer is
+// doubted: tubes of n read as tubes of n-1 stray up to 2/n apart (heights of 1, 6 and 7 units
+// in tubes of 7 read as 1, 5 and 6: 0.29, a photo of two colours, 20261341784111).
 const unlayeredSpreadMax = 0.25
 
 // loneTops are the boxes of a reading the rules refuse, with no hidden unit and no curtain,
@@ -1893,11 +1895,12 @@ func badgeOnPanel(cols []column, unit float64) int {
 
 // coverAboveRow is the first covered column whose box's top stands coverRise of a unit or
 // more above the median top of its row's tubes holding liquid, each of which reaches its
-// box's top, and by how many units; or -1. A cover hides a whole tube, as tall as the others: a row of full tubes
-// whose tops stand lower than the cover's lost their top units with their outline's top (a
-// top unit near the background's colour, 20261341784192), and every tube full, the counts
-// keep the rules either way. (Where some tube shows room, a box found round a bulb's belly
-// stands lower than the cover's too, its liquid read whole: 91000440.)
+// box's top, and by how many units; or -1. A cover hides a whole tube, as tall as the
+// others: a row of full tubes whose tops stand lower than the cover's lost their top units
+// with their outline's top (a top unit near the background's colour, 20261341784192), and
+// every tube full, the counts keep the rules either way. (Where some tube shows room, a box
+// found round a bulb's belly stands lower than the cover's too, its liquid read whole:
+// 91000440.)
 func coverAboveRow(cols []column, unit float64) (int, float64) {
 	for i, c := range cols {
 		if !c.curtain {
