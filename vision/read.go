@@ -2415,6 +2415,9 @@ func (f *frame) readUnitsAt(r *Reading, u layoutUnits, samples []unitSample, inf
 		// hidden units, such a unit is more likely one whose look was missed.
 		r.doubt(brokenConfidence, "tube %d shows a unit under hidden units told by the rules alone: a hidden unit whose look was missed", i+1)
 	}
+	if i := hiddenAsColour(tubes, capacity); i >= 0 {
+		r.doubt(brokenConfidence, "tube %d shows all its units but the top in one colour no other tube shows, on a mystery deal no pour has touched: its hidden units read as a colour", i+1)
+	}
 	if i := completeAtStart(tubes, capacity); i >= 0 {
 		// Read as empty glass in a hypothesis where its colour has the hue of the glass seen
 		// (a cloth or a lid has its own).
@@ -3150,6 +3153,31 @@ func shownUnderHidden(tubes [][]string) int {
 func completeAtStart(tubes [][]string, capacity int) int {
 	i, n := oddAtStart(tubes, capacity, func(_ int, t []string) bool {
 		return len(t) == capacity && t[0] != "?" && !slices.ContainsFunc(t, func(c string) bool { return c != t[0] })
+	}, func(t []string) bool { return len(t) == 0 })
+	if n != 1 {
+		return -1
+	}
+	return i
+}
+
+// hiddenAsColour returns the one tube, on a mystery level's deal untouched (oddAtStart),
+// that holds capacity units whose all but the top one are a single colour in view that no
+// other tube shows, under a top of another colour; or -1. It is the deal's tube with its
+// hidden units read as a colour (a small photo's blurred discs in one tube,
+// 20261342784076): the counts let hidden units complete a colour short of the capacity.
+// (A game may deal a tube all in view among mystery tubes, but a deal seldom gives one tube
+// all its units but one of a colour no other tube shows.)
+func hiddenAsColour(tubes [][]string, capacity int) int {
+	i, n := oddAtStart(tubes, capacity, func(i int, t []string) bool {
+		if len(t) != capacity || capacity < 3 || t[0] == "?" || t[len(t)-1] == t[0] {
+			return false
+		}
+		for j, o := range tubes {
+			if j != i && slices.Contains(o, t[0]) {
+				return false
+			}
+		}
+		return !slices.ContainsFunc(t[:len(t)-1], func(c string) bool { return c != t[0] })
 	}, func(t []string) bool { return len(t) == 0 })
 	if n != 1 {
 		return -1

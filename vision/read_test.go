@@ -660,3 +660,30 @@ func TestCoverAboveRow(t *testing.T) {
 		}
 	}
 }
+
+// TestHiddenAsColour: on a mystery deal no pour has touched, a full tube whose units but the
+// top are one colour no other tube shows is its hidden units read as a colour; a colour
+// another tube shows, a tube of one colour (completeAtStart's), a tube short of full, or a
+// board whose other tubes show more than their tops is not.
+func TestHiddenAsColour(t *testing.T) {
+	deal := func(top string) []string { return []string{"?", "?", "?", top} }
+	for _, tc := range []struct {
+		name string
+		odd  []string
+		want int
+	}{
+		{"hidden units read as grey", []string{"grey", "grey", "grey", "red"}, 3},
+		{"a colour another tube shows", []string{"blue", "blue", "blue", "red"}, -1},
+		{"one colour to the top", []string{"grey", "grey", "grey", "grey"}, -1},
+		{"short of full", []string{"grey", "grey", "red"}, -1},
+	} {
+		tubes := [][]string{deal("blue"), deal("red"), deal("green"), tc.odd, {}}
+		if got := hiddenAsColour(tubes, 4); got != tc.want {
+			t.Errorf("%s: hiddenAsColour = %d, want %d", tc.name, got, tc.want)
+		}
+	}
+	touched := [][]string{{"?", "?", "blue", "blue"}, {"?", "?", "?", "red"}, {"?", "?", "?", "green"}, {"grey", "grey", "grey", "red"}}
+	if got := hiddenAsColour(touched, 4); got != -1 {
+		t.Errorf("a board with a tube showing two units: hiddenAsColour = %d, want -1", got)
+	}
+}

@@ -180,6 +180,7 @@ func TestOnceSilentlyWrong(t *testing.T) {
 		{20261341784202, true, "hatched hidden boxes under a wide glare stripe ending inside the bottom unit: the stripe's foot parted the hidden run, and its short gap fitted a unit 5/6 of the true one, tubes of 5 read as tubes of 6 at 0.70 (stripeFoot joins the run)"},
 		{20261341784123, false, "tinted glass over a dark background raised as a colour seen nowhere else in three tubes, 1+3+1 units making a whole colour beside hidden units and a curtain, at 0.70, while another tube's room showed the same glass (refused: raisePaleTops compares the rooms too)"},
 		{20261341784113, false, "a photo of tinted glass over bokeh: the glass over two tubes' liquid, up to their tops, read as a colour of two units, hidden units and a lid keeping the counts from refusing it, at 0.70 (refused: roomColour)"},
+		{20261342784076, false, "a photo of a mystery deal, no pour made, where one tube's five hidden discs, blurred in a small photo, read as a colour no other tube shows, under its top unit, at 0.70: hidden units complete any colour short of the capacity (refused: hiddenAsColour)"},
 	} {
 		scene, err := render.Random(tc.seed)
 		if err != nil {
