@@ -508,6 +508,10 @@ func (f *frame) stripeFoot(b image.Rectangle, hi, mid, lo int) bool {
 		k := float64(y1 - y0)
 		return lab{L: m.L / k, A: m.A / k, B: m.B / k}
 	}
+	downs := make([]lab, x1-x0) // each column's colour below mid
+	for x := x0; x < x1; x++ {
+		downs[x-x0] = mean(x, down0, down1)
+	}
 	// band is the columns whose colour over rows y0..y1 differs from the rows below mid, when
 	// they make one band lighter above, the rest of the width keeping its colour.
 	band := func(y0, y1 int) (first, last int, ok bool) {
@@ -515,7 +519,7 @@ func (f *frame) stripeFoot(b image.Rectangle, hi, mid, lo int) bool {
 		var restUp, restDown lab
 		rest := 0
 		for x := x0; x < x1; x++ {
-			up, down := mean(x, y0, y1), mean(x, down0, down1)
+			up, down := mean(x, y0, y1), downs[x-x0]
 			if deltaE(up, down) < changeDE {
 				restUp.L, restUp.A, restUp.B = restUp.L+up.L, restUp.A+up.A, restUp.B+up.B
 				restDown.L, restDown.A, restDown.B = restDown.L+down.L, restDown.A+down.A, restDown.B+down.B

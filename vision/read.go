@@ -460,7 +460,7 @@ func curtainReadAsLiquid(r, other *Reading) int {
 }
 
 // shownElsewhere reports whether a tube but tube i holds colour u.
-func shownElsewhere(tubes [][]solver.Color, i int, u solver.Color) bool {
+func shownElsewhere[C comparable](tubes [][]C, i int, u C) bool {
 	for j, t := range tubes {
 		if j != i && slices.Contains(t, u) {
 			return true
@@ -981,18 +981,18 @@ func roomColour(tubes [][]string, cols []column, rooms []lab) int {
 	if len(rooms) == 0 || len(cols) != len(tubes) {
 		return -1
 	}
-	glassy := func(i int) bool {
-		c := cols[i]
-		return !c.curtain && len(c.bounds) > 0 && len(c.runs) > 0 && c.reachesTop() && len(tubes[i]) > 0 &&
+	glassy := make([]bool, len(cols))
+	for i, c := range cols {
+		glassy[i] = !c.curtain && len(c.bounds) > 0 && len(c.runs) > 0 && c.reachesTop() && len(tubes[i]) > 0 &&
 			slices.ContainsFunc(rooms, func(g lab) bool { return deltaE(c.runs[len(c.runs)-1], g) < roomMatchDE })
 	}
 	for i, t := range tubes {
-		if !glassy(i) || covered(t) || t[len(t)-1] == "?" {
+		if !glassy[i] || covered(t) || t[len(t)-1] == "?" {
 			continue
 		}
 		k, n := t[len(t)-1], 0
 		for j, o := range tubes {
-			if len(o) > 0 && o[len(o)-1] == k && glassy(j) {
+			if glassy[j] && o[len(o)-1] == k {
 				n += topRun(o)
 			}
 		}
@@ -3172,12 +3172,7 @@ func hiddenAsColour(tubes [][]string, capacity int) int {
 		if len(t) != capacity || capacity < 3 || t[0] == "?" || t[len(t)-1] == t[0] {
 			return false
 		}
-		for j, o := range tubes {
-			if j != i && slices.Contains(o, t[0]) {
-				return false
-			}
-		}
-		return !slices.ContainsFunc(t[:len(t)-1], func(c string) bool { return c != t[0] })
+		return !shownElsewhere(tubes, i, t[0]) && !slices.ContainsFunc(t[:len(t)-1], func(c string) bool { return c != t[0] })
 	}, func(t []string) bool { return len(t) == 0 })
 	if n != 1 {
 		return -1
