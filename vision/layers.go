@@ -499,27 +499,32 @@ func (f *frame) stripeFoot(b image.Rectangle, hi, mid, lo int) bool {
 	if up1-up0 < 6 || down1-down0 < 3 || x1-x0 < 8 {
 		return false
 	}
-	mean := func(x, y0, y1 int) lab {
+	// sum is a column's colour summed over rows y0..y1.
+	sum := func(x, y0, y1 int) lab {
 		var m lab
 		for y := y0; y < y1; y++ {
 			i := 3 * (y*f.w + x)
 			m.L, m.A, m.B = m.L+float64(f.lab[i]), m.A+float64(f.lab[i+1]), m.B+float64(f.lab[i+2])
 		}
-		k := float64(y1 - y0)
-		return lab{L: m.L / k, A: m.A / k, B: m.B / k}
+		return m
 	}
-	downs := make([]lab, x1-x0) // each column's colour below mid
+	scaled := func(m lab, k int) lab { return lab{L: m.L / float64(k), A: m.A / float64(k), B: m.B / float64(k)} }
+	// Each column's colour below mid, and summed over the two halves of the rows above it.
+	half := (up0 + up1) / 2
+	downs, far, near := make([]lab, x1-x0), make([]lab, x1-x0), make([]lab, x1-x0)
 	for x := x0; x < x1; x++ {
-		downs[x-x0] = mean(x, down0, down1)
+		downs[x-x0] = scaled(sum(x, down0, down1), down1-down0)
+		far[x-x0], near[x-x0] = sum(x, up0, half), sum(x, half, up1)
 	}
-	// band is the columns whose colour over rows y0..y1 differs from the rows below mid, when
-	// they make one band lighter above, the rest of the width keeping its colour.
-	band := func(y0, y1 int) (first, last int, ok bool) {
+	// band is the columns whose colour above mid (above: a column's, by its index) differs
+	// from the rows below it, when they make one band lighter above, the rest of the width
+	// keeping its colour.
+	band := func(above func(i int) lab) (first, last int, ok bool) {
 		first, last = -1, -1
 		var restUp, restDown lab
 		rest := 0
 		for x := x0; x < x1; x++ {
-			up, down := mean(x, y0, y1), downs[x-x0]
+			up, down := above(x-x0), downs[x-x0]
 			if deltaE(up, down) < changeDE {
 				restUp.L, restUp.A, restUp.B = restUp.L+up.L, restUp.A+up.A, restUp.B+up.B
 				restDown.L, restDown.A, restDown.B = restDown.L+down.L, restDown.A+down.A, restDown.B+down.B
@@ -537,18 +542,18 @@ func (f *frame) stripeFoot(b image.Rectangle, hi, mid, lo int) bool {
 		if first < 0 || float64(last-first+1) > stripeShare*float64(x1-x0) || float64(rest) < stripeRest*float64(x1-x0) {
 			return 0, 0, false
 		}
-		k := float64(rest)
-		return first, last, deltaE(lab{L: restUp.L / k, A: restUp.A / k, B: restUp.B / k}, lab{L: restDown.L / k, A: restDown.A / k, B: restDown.B / k}) < changeDE
+		return first, last, deltaE(scaled(restUp, rest), scaled(restDown, rest)) < changeDE
 	}
-	first, last, ok := band(up0, up1)
+	first, last, ok := band(func(i int) lab {
+		return scaled(lab{L: far[i].L + near[i].L, A: far[i].A + near[i].A, B: far[i].B + near[i].B}, up1-up0)
+	})
 	if !ok {
 		return false
 	}
 	// A stripe is straight: the rows further up show the same band as those next to mid,
 	// where a disc's edge (a hidden unit's mark, 95000363) narrows towards it.
-	half := (up0 + up1) / 2
-	f0, l0, ok0 := band(up0, half)
-	f1, l1, ok1 := band(half, up1)
+	f0, l0, ok0 := band(func(i int) lab { return scaled(far[i], half-up0) })
+	f1, l1, ok1 := band(func(i int) lab { return scaled(near[i], up1-half) })
 	tol := max(1, b.Dx()/20)
 	return ok0 && ok1 && abs(f0-first) <= tol && abs(l0-last) <= tol && abs(f1-first) <= tol && abs(l1-last) <= tol
 }
@@ -1482,10 +1487,11 @@ func raisePaleTops(cols []column, unit float64, glass, rooms func([]column) []la
 	// (Above a full tube's liquid the room may be too thin to show the glass unmixed with
 	// the rim: there the run must look like no glass, and, clear glass showing what lies
 	// behind it, stand glassDE or more from the background beside it.)
-	glasses := glass(masked(unseen...))
+	others := masked(unseen...)
+	glasses := glass(others)
 	var roomLooks []lab
 	if rooms != nil {
-		roomLooks = rooms(masked(unseen...))
+		roomLooks = rooms(others)
 	}
 	unseen = slices.DeleteFunc(unseen, func(i int) bool {
 		c := cols[i]
