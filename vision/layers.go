@@ -1409,10 +1409,10 @@ func leaveStripeOut(out []bool, x int) {
 // colour near the background's is taken where it lies between other liquids).
 //
 // Runs in colours seen nowhere else, whole units under glass (the run above them looks like
-// the glass; behind gives the background beside a tube's rows y0..y1, for the glass over a
-// full tube, too thin to see), may be a whole colour near the glass, missed, which leaves the
-// counts intact:
-// with unseenToo they are raised too, for the count rule to check as any colour; without,
+// the glass, as an empty tube or the room above another tube's liquid shows it, for a board
+// may show no empty tube, 20261343783862; behind gives the background beside a tube's rows
+// y0..y1, for the glass over a full tube, too thin to see), may be a whole colour near the
+// glass, missed, which leaves the counts intact: with unseenToo they are raised too, for the count rule to check as any colour; without,
 // their tubes are returned in unseen. Such a run in the colour of the room another tube
 // shows above its liquid (rooms: each tube's, nil for none) is that glass: over a dark
 // background a tinted glass under a light rim looks like no glass the tubes agree on, and
@@ -1493,6 +1493,7 @@ func raisePaleTops(cols []column, unit float64, glass, rooms func([]column) []la
 	if rooms != nil {
 		roomLooks = rooms(others)
 	}
+	glassOrRoom := append(slices.Clip(glasses), roomLooks...)
 	unseen = slices.DeleteFunc(unseen, func(i int) bool {
 		c := cols[i]
 		if looksGlass(c.pale.color, roomLooks) {
@@ -1502,7 +1503,7 @@ func raisePaleTops(cols []column, unit float64, glass, rooms func([]column) []la
 			bg, ok := behind(i, c.pale.y0, c.pale.y1)
 			return !ok || deltaE(c.pale.color, bg) < glassDE || looksGlass(c.pale.color, glasses)
 		}
-		return !looksGlass(c.paleAbove, glasses) || looksGlass(c.pale.color, glasses)
+		return !looksGlass(c.paleAbove, glassOrRoom) || looksGlass(c.pale.color, glasses)
 	})
 	if len(unseen) == 0 {
 		return raised, nil
