@@ -42,6 +42,12 @@ const (
 	lanternGap       = 2    // rows of another colour a lantern's run may bridge (see flankedLantern)
 	blobShare        = 0.6  // a lantern's blob holds at least this share of its colour's pixels in the box
 	lanternSquare    = 0.2  // or a lantern covers at most this share of a square as wide as the box (see lanternGroup)
+	// A cloth spans its box from side to side in every row, its lantern at most lanternWidth
+	// of it: bandRows of the cloth area's rows or more in which pixels unlike the cloth fill
+	// bandAcross of the width are a band across the box, a layer of liquid reaching the
+	// tube's walls, and the box no curtain.
+	bandAcross = 0.85
+	bandRows   = 0.2
 )
 
 // greyClothChroma is the most chroma of a grey cloth, on which a lantern's saturation alone
@@ -299,18 +305,28 @@ look:
 		return lanternSeen{}
 	}
 	var px []pixel
-	nearCloth := 0
+	nearCloth, across := 0, 0
 	for y := r.Min.Y; y < r.Max.Y; y++ {
+		inRow := 0
 		for x := r.Min.X; x < r.Max.X; x++ {
 			c := f.at(x, y)
 			px = append(px, pixel{x, y, c})
 			if cielab.Within(c, cloth, clothDE) {
-				nearCloth++
+				inRow++
 			}
+		}
+		nearCloth += inRow
+		if float64(r.Dx()-inRow) >= bandAcross*float64(r.Dx()) {
+			across++
 		}
 	}
 	if nearCloth*2 < len(px) {
 		return lanternSeen{} // no cloth covers most of the box
+	}
+	if float64(across) >= bandRows*float64(r.Dy()) {
+		// A layer of liquid under the room above it: the room passes for cloth, and a
+		// bubble on the layer for a lantern (20261343783949).
+		return lanternSeen{}
 	}
 	// The most saturated colours, one group at a time (a rod or a frame may outshine the
 	// lantern): the first group that is small, narrow and unlike the cloth is the lantern.
@@ -612,7 +628,8 @@ func (f *frame) flankedLantern(box image.Rectangle, c lab) bool {
 	if n == 0 || float64(ok) < flankShare*float64(n) {
 		return false
 	}
-	// And cloth hangs below the lantern, where below a layer of liquid lies another layer.
+	// And cloth hangs below the lantern (within clothDE of it: a padlock's body below its
+	// shackle may stand little more apart), where below a layer of liquid lies another layer.
 	// The lantern is the longest run of its colour down the box's middle (gaps of
 	// lanternGap rows or fewer bridged, as a ring round a disc makes): a lone row of it
 	// lower down is a rim's highlight or noise, a short run a stand below the cloth.
@@ -637,7 +654,7 @@ func (f *frame) flankedLantern(box image.Rectangle, c lab) bool {
 		return false // the colour reaches down to the foot: liquid resting on the bottom
 	}
 	below, _ := f.medianLab(image.Rect(box.Min.X+m, down+2, box.Max.X-m, down+2+max(2, box.Dy()/10)))
-	return deltaE(below, cloth) < distinctDE
+	return deltaE(below, cloth) < clothDE
 }
 
 // clothSides are the first and last columns (right exclusive) of box where the cloth hangs:

@@ -340,3 +340,78 @@ func TestSpeckIsNoLantern(t *testing.T) {
 		})
 	}
 }
+
+// paintedFrame is a w×h frame painted by colorAt.
+func paintedFrame(w, h int, colorAt func(x, y int) lab) *frame {
+	f := &frame{w: w, h: h, lab: make([]float32, 3*w*h)}
+	for y := range h {
+		for x := range w {
+			c := colorAt(x, y)
+			copy(f.lab[3*(y*w+x):], []float32{float32(c.L), float32(c.A), float32(c.B)})
+		}
+	}
+	return f
+}
+
+// TestLayerBandIsNoLantern: a tube with a layer of blue under a grey room, the room just
+// over half its cloth area, looks like a grey cloth, and a light bubble on the layer like a
+// lantern (20261343783949, a tube read as a curtain on a board with none); but the layer
+// spans the box from wall to wall, as no lantern does. A band across fewer rows (a rim), or
+// no band at all, leaves the lantern.
+func TestLayerBandIsNoLantern(t *testing.T) {
+	bg, grey, blue, bubble := lab{L: 20, B: -5}, lab{L: 41, A: 3, B: -10}, lab{L: 44, A: 36, B: -75}, lab{L: 62, A: 17, B: -54}
+	box := image.Rect(5, 20, 35, 140) // its cloth area spans rows 37 to 100
+	for _, tc := range []struct {
+		name      string
+		layerFrom int // the first row of blue
+		want      bool
+	}{
+		{"a layer under the room", 70, false},
+		{"a band of 8 rows across the area's foot", 92, true},
+		{"no layer", box.Max.Y, true},
+	} {
+		f := paintedFrame(40, 150, func(x, y int) lab {
+			switch p := image.Pt(x, y); {
+			case !p.In(box):
+				return bg
+			case p.In(image.Rect(14, 78, 18, 82)):
+				return bubble
+			case y >= tc.layerFrom && y < 100:
+				return blue
+			}
+			return grey
+		})
+		if l := f.findLantern(box, saturatedLantern); l.ok != tc.want {
+			t.Errorf("%s: lantern %+v, want found %v", tc.name, l, tc.want)
+		}
+	}
+}
+
+// TestShackleIsNoLantern: a padlock on a lid is a body under a shackle. The dark shackle
+// stands apart from the grey lid as a lantern does, but the lantern has the cloth below it,
+// and the shackle has the body (20261343784039: a teal body 13 pixels wide on a lid of 23,
+// too wide for a lantern, left the shackle to name the tube's colour).
+func TestShackleIsNoLantern(t *testing.T) {
+	red, grey, teal, dark := lab{L: 50, A: 55, B: 35}, lab{L: 56, B: -8}, lab{L: 61, A: -22, B: -12}, lab{L: 35, A: 1, B: -7}
+	box := image.Rect(4, 10, 28, 110)
+	shackle := func(p image.Point) bool {
+		return p.In(image.Rect(11, 39, 18, 46)) && !p.In(image.Rect(13, 41, 16, 46))
+	}
+	f := paintedFrame(32, 120, func(x, y int) lab {
+		switch p := image.Pt(x, y); {
+		case !p.In(box):
+			return red
+		case shackle(p):
+			return dark
+		case p.In(image.Rect(8, 46, 22, 58)):
+			return teal
+		}
+		return grey
+	})
+	if f.flankedLantern(box, dark) {
+		t.Error("the shackle, the body below it, passes for a lantern")
+	}
+	if !f.flankedLantern(box, teal) {
+		t.Error("the body, the lid below it, is no lantern")
+	}
+}

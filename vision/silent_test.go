@@ -181,6 +181,9 @@ func TestOnceSilentlyWrong(t *testing.T) {
 		{20261341784123, false, "tinted glass over a dark background raised as a colour seen nowhere else in three tubes, 1+3+1 units making a whole colour beside hidden units and a curtain, at 0.70, while another tube's room showed the same glass (refused: raisePaleTops compares the rooms too)"},
 		{20261341784113, false, "a photo of tinted glass over bokeh: the glass over two tubes' liquid, up to their tops, read as a colour of two units, hidden units and a lid keeping the counts from refusing it, at 0.70 (refused: roomColour)"},
 		{20261342784076, false, "a photo of a mystery deal, no pour made, where one tube's five hidden discs, blurred in a small photo, read as a colour no other tube shows, under its top unit, at 0.70: hidden units complete any colour short of the capacity (refused: hiddenAsColour)"},
+		{20261343783949, true, "a tube of two units under frosted glass, the grey room over half its cloth area, read as a curtain, a bubble on its blue layer taken for the lantern, at 0.70 on a board with no cover (a layer across the box is no curtain: bandAcross)"},
+		{20261343784039, false, "a lid named by its padlock's dark shackle, the teal body below it too wide for a lantern, at 0.70 (refused: a lantern has cloth below it, within clothDE, flankedLantern)"},
+		{20261343783862, true, "a liquid near the background alone in two tubes and on a third's top read as their glass, no empty tube in view to show the glass, at 0.50 (the room above the other tubes' liquid shows it, raisePaleTops)"},
 	} {
 		scene, err := render.Random(tc.seed)
 		if err != nil {
