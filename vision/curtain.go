@@ -612,9 +612,10 @@ func (f *frame) flankedLantern(box image.Rectangle, c lab) bool {
 	// A pixel within sep of c is the lantern's: clothDE, or less for a lantern nearer its
 	// cloth than twice that (a blue padlock on a blue-grey lid), halfway between them.
 	sep := min(float64(clothDE), deltaE(c, cloth)/2)
+	mx := f.lanternColumn(box, left+m, right-m, c, sep)
 	n, ok := 0, 0
 	for y := box.Min.Y; y < box.Max.Y; y++ {
-		mid := f.at((box.Min.X+box.Max.X)/2, y)
+		mid := f.at(mx, y)
 		if deltaE(mid, c) >= sep {
 			continue // not a lantern row
 		}
@@ -630,13 +631,13 @@ func (f *frame) flankedLantern(box image.Rectangle, c lab) bool {
 	}
 	// And cloth hangs below the lantern (within clothDE of it: a padlock's body below its
 	// shackle may stand little more apart), where below a layer of liquid lies another layer.
-	// The lantern is the longest run of its colour down the box's middle (gaps of
+	// The lantern is the longest run of its colour down its column (gaps of
 	// lanternGap rows or fewer bridged, as a ring round a disc makes): a lone row of it
 	// lower down is a rim's highlight or noise, a short run a stand below the cloth.
 	down := box.Min.Y
 	start, end, best := -1, -1, 0
 	for y := box.Min.Y; y <= box.Max.Y; y++ {
-		if y < box.Max.Y && deltaE(f.at((box.Min.X+box.Max.X)/2, y), c) < sep {
+		if y < box.Max.Y && deltaE(f.at(mx, y), c) < sep {
 			if start < 0 {
 				start = y
 			}
@@ -655,6 +656,34 @@ func (f *frame) flankedLantern(box image.Rectangle, c lab) bool {
 	}
 	below, _ := f.medianLab(image.Rect(box.Min.X+m, down+2, box.Max.X-m, down+2+max(2, box.Dy()/10)))
 	return deltaE(below, cloth) < clothDE
+}
+
+// lanternColumn is the column a lantern of colour c (its pixels within sep of it) hangs
+// down in box: the box's middle, or where it shows not there, the column between x0 and x1
+// (right exclusive) where it shows in the most rows. A curtain hangs wider than the tube it
+// covers, and the box at the tube's place in a row spaced unevenly may stand off the
+// cloth's middle, its own middle on the lantern's frame (20261344783900).
+func (f *frame) lanternColumn(box image.Rectangle, x0, x1 int, c lab, sep float64) int {
+	rows := func(x int) int {
+		n := 0
+		for y := box.Min.Y; y < box.Max.Y; y++ {
+			if deltaE(f.at(x, y), c) < sep {
+				n++
+			}
+		}
+		return n
+	}
+	mid := (box.Min.X + box.Max.X) / 2
+	if rows(mid) > 0 {
+		return mid
+	}
+	best, most := mid, 0
+	for x := x0; x < x1; x++ {
+		if n := rows(x); n > most {
+			best, most = x, n
+		}
+	}
+	return best
 }
 
 // clothSides are the first and last columns (right exclusive) of box where the cloth hangs:

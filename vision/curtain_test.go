@@ -415,3 +415,23 @@ func TestShackleIsNoLantern(t *testing.T) {
 		t.Error("the body, the lid below it, is no lantern")
 	}
 }
+
+// TestLanternBesideTheMiddle: a box at a tube's place in a row spaced unevenly may stand off
+// the middle of the curtain hung wider than the tube, its own middle beside the lantern
+// (20261344783900: two curtains missed, read as empty tubes at 1.00). The lantern is looked
+// for down the column where its colour shows.
+func TestLanternBesideTheMiddle(t *testing.T) {
+	purple, lime := lab{L: 22, A: 34, B: -28}, lab{L: 82, A: -69, B: 79}
+	f := paintedFrame(60, 120, func(x, y int) lab {
+		if x >= 36 && x < 44 && y >= 40 && y < 60 {
+			return lime
+		}
+		return purple
+	})
+	if !f.flankedLantern(image.Rect(10, 10, 50, 110), lime) {
+		t.Error("a lantern right of the box's middle is missed")
+	}
+	if f.flankedLantern(image.Rect(10, 10, 50, 110), lab{L: 50, A: 60, B: 40}) {
+		t.Error("a colour the box does not show passes for its lantern")
+	}
+}

@@ -976,7 +976,8 @@ func unitsOf[C comparable](tubes [][]C, k C) int {
 // room above its liquid (rooms, see roomLooks; within roomMatchDE); or -1. Beside hidden
 // units glassColour tells nothing (a colour may show only on tops), but glass seen directly
 // in a tube's room, read again as a colour over the liquid of tubes with little room, makes
-// one that the counts cannot refuse (a photo of tinted glass, 20261341784113).
+// one that the counts cannot refuse (a photo of tinted glass, 20261341784113); nor can they
+// beside curtains (frosted glass over a tube's two units, 20261344784124).
 func roomColour(tubes [][]string, cols []column, rooms []lab) int {
 	if len(rooms) == 0 || len(cols) != len(tubes) {
 		return -1
@@ -2325,9 +2326,9 @@ func (f *frame) readUnitsAt(r *Reading, u layoutUnits, samples []unitSample, inf
 			}
 		}
 	}
-	if level.HasHidden() {
+	if level.HasHidden() || level.HasCurtains() {
 		if t := roomColour(tubes, cols, f.roomLooks(cols)); t >= 0 {
-			r.doubt(brokenConfidence, "tube %d's top run, up to its top, is in a colour only such runs show, the colour of the glass other tubes show above their liquid, and hidden units keep the counts from telling: the glass may be read as liquid", t+1)
+			r.doubt(brokenConfidence, "tube %d's top run, up to its top, is in a colour only such runs show, the colour of the glass other tubes show above their liquid, and hidden units or curtains keep the counts from telling: the glass may be read as liquid", t+1)
 		}
 	}
 	if n, t := repeatedTubes(tubes); n > 0 {

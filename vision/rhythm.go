@@ -718,7 +718,7 @@ func (f *frame) emptyBeyondEnds(rows [][]image.Rectangle, tpl image.Rectangle) [
 				if !slices.ContainsFunc([]image.Point{{side.out * min(w, room), 0}, {0, -tpl.Dy()}, {0, tpl.Dy()}}, func(d image.Point) bool {
 					return f.emptyMatchAt(tpl, at.Min.Add(d)) >= emptyMatch
 				}) {
-					out = append(out, endPlace{i, at})
+					out = append(out, endPlace{i, asTall(at, row)})
 				}
 				break
 			}
@@ -781,11 +781,30 @@ func (f *frame) emptyInGaps(rows [][]image.Rectangle, tpl image.Rectangle) []end
 			if !slices.ContainsFunc([]image.Point{{0, -tpl.Dy()}, {0, tpl.Dy()}}, func(d image.Point) bool {
 				return f.nccAt(tpl, at.Min.Add(d)) >= gapMatch
 			}) {
-				out = append(out, endPlace{i, at})
+				out = append(out, endPlace{i, asTall(at, row)})
 			}
 		}
 	}
 	return out
+}
+
+// asTall is place b as tall as row's tubes (their median height) where it is less tall: the
+// template the place matched may be only the glass above a tube's liquid (headroomTemplate),
+// and a box of its height over a tube missed cut the tube's lower units off (20261344784197,
+// a tube of four units read as three beside lids).
+func asTall(b image.Rectangle, row []image.Rectangle) image.Rectangle {
+	if len(row) == 0 {
+		return b
+	}
+	hs := make([]int, len(row))
+	for i, r := range row {
+		hs[i] = r.Dy()
+	}
+	slices.Sort(hs)
+	if h := hs[len(hs)/2]; h > b.Dy() {
+		b.Max.Y = b.Min.Y + h
+	}
+	return b
 }
 
 // wedged reports whether place b fills a gap of row from wall to wall: a box of the row left

@@ -309,3 +309,15 @@ func TestWedged(t *testing.T) {
 		}
 	}
 }
+
+// TestAsTall: a place matched to the glass above a tube's liquid stands as tall as its row's
+// tubes; a place as tall or taller keeps its height.
+func TestAsTall(t *testing.T) {
+	row := []image.Rectangle{image.Rect(0, 10, 20, 110), image.Rect(30, 10, 50, 112), image.Rect(60, 10, 80, 60)}
+	if got, want := asTall(image.Rect(90, 10, 110, 50), row), image.Rect(90, 10, 110, 110); got != want {
+		t.Errorf("asTall = %v, want %v", got, want)
+	}
+	if got, want := asTall(image.Rect(90, 10, 110, 130), row), image.Rect(90, 10, 110, 130); got != want {
+		t.Errorf("asTall = %v, want %v", got, want)
+	}
+}

@@ -184,6 +184,9 @@ func TestOnceSilentlyWrong(t *testing.T) {
 		{20261343783949, true, "a tube of two units under frosted glass, the grey room over half its cloth area, read as a curtain, a bubble on its blue layer taken for the lantern, at 0.70 on a board with no cover (a layer across the box is no curtain: bandAcross)"},
 		{20261343784039, false, "a lid named by its padlock's dark shackle, the teal body below it too wide for a lantern, at 0.70 (refused: a lantern has cloth below it, within clothDE, flankedLantern)"},
 		{20261343783862, true, "a liquid near the background alone in two tubes and on a third's top read as their glass, no empty tube in view to show the glass, at 0.50 (the room above the other tubes' liquid shows it, raisePaleTops)"},
+		{20261344783900, false, "two curtains in a row spaced unevenly, the boxes at their places off their cloths' middles, missed and read as empty tubes at 1.00, hidden units making up the counts (refused: the lantern is looked for down the column its colour shows in, lanternColumn)"},
+		{20261344784124, false, "frosted glass over a tube's two units, up to its top, read as a colour of four units beside curtains, at 0.70, while other tubes' rooms showed the same glass (refused: roomColour beside curtains as beside hidden units)"},
+		{20261344784197, false, "a tube missed among lids, found again as an empty tube in the row's gap but in a box only as tall as the glass above another tube's liquid, its bottom unit cut off, at 0.70 (refused: the place stands as tall as the row's tubes, asTall)"},
 	} {
 		scene, err := render.Random(tc.seed)
 		if err != nil {
