@@ -435,3 +435,34 @@ func TestLanternBesideTheMiddle(t *testing.T) {
 		t.Error("a colour the box does not show passes for its lantern")
 	}
 }
+
+// TestClothCovered: a tube whose units, all but one, look like a curtain's cloth is a cover
+// the curtain search missed; hidden units on grey boxes as grey as a lid are no cloth for the
+// doubt (it refused right readings of the lidded and sheeted corner sets, 83 and 84 x300),
+// only for the hypothesis that the curtain is a tube of them.
+func TestClothCovered(t *testing.T) {
+	grey, red, green := lab{L: 60, B: -5}, lab{L: 50, A: 60, B: 40}, lab{L: 60, A: -50, B: 40}
+	lid := []curtain{{cloth: grey}}
+	for _, tc := range []struct {
+		name    string
+		samples []unitSample
+		want    int
+	}{
+		{"a lid read as liquid under its padlock", []unitSample{{color: grey}, {color: grey}, {color: grey}, {color: red}}, 1},
+		{"hidden units as grey as the lid", []unitSample{{color: grey, hidden: true}, {color: grey, hidden: true}, {color: grey, hidden: true}, {color: red}}, -1},
+		{"liquid", []unitSample{{color: green}, {color: red}, {color: green}, {color: red}}, -1},
+	} {
+		samples := append([]unitSample{{color: red}, {color: green}}, tc.samples...)
+		if got := clothCovered(lid, []int{2, 4}, samples, false); got != tc.want {
+			t.Errorf("%s: clothCovered = %d, want %d", tc.name, got, tc.want)
+		}
+		// Hidden units as grey as the cloth may be a tube the curtain stands for.
+		want := tc.want
+		if tc.samples[0].hidden {
+			want = 1
+		}
+		if got := clothCovered(lid, []int{2, 4}, samples, true); got != want {
+			t.Errorf("%s, hidden units as cloth: clothCovered = %d, want %d", tc.name, got, want)
+		}
+	}
+}
