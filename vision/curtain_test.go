@@ -453,16 +453,13 @@ func TestClothCovered(t *testing.T) {
 		{"liquid", []unitSample{{color: green}, {color: red}, {color: green}, {color: red}}, -1},
 	} {
 		samples := append([]unitSample{{color: red}, {color: green}}, tc.samples...)
-		if got := clothCovered(lid, []int{2, 4}, samples, false); got != tc.want {
-			t.Errorf("%s: clothCovered = %d, want %d", tc.name, got, tc.want)
-		}
 		// Hidden units as grey as the cloth may be a tube the curtain stands for.
 		want := tc.want
 		if tc.samples[0].hidden {
 			want = 1
 		}
-		if got := clothCovered(lid, []int{2, 4}, samples, true); got != want {
-			t.Errorf("%s, hidden units as cloth: clothCovered = %d, want %d", tc.name, got, want)
+		if got, orHidden := clothCovered(lid, []int{2, 4}, samples); got != tc.want || orHidden != want {
+			t.Errorf("%s: clothCovered = %d, %d, want %d, %d", tc.name, got, orHidden, tc.want, want)
 		}
 	}
 }

@@ -1412,8 +1412,9 @@ func leaveStripeOut(out []bool, x int) {
 // the glass, as an empty tube or the room above another tube's liquid shows it, for a board
 // may show no empty tube, 20261343783862; behind gives the background beside a tube's rows
 // y0..y1, for the glass over a full tube, too thin to see), may be a whole colour near the
-// glass, missed, which leaves the counts intact: with unseenToo they are raised too, for the count rule to check as any colour; without,
-// their tubes are returned in unseen. Such a run in the colour of the room another tube
+// glass, missed, which leaves the counts intact: with unseenToo they are raised too, for the
+// count rule to check as any colour; without, their tubes are returned in unseen. Such a
+// run in the colour of the room another tube
 // shows above its liquid (rooms: each tube's, nil for none) is that glass: over a dark
 // background a tinted glass under a light rim looks like no glass the tubes agree on, and
 // raised in each tube up to its top, it made a colour of the rooms (20261341784123). It

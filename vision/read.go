@@ -1558,11 +1558,11 @@ func (f *frame) readAtUnit(l *tubeLayout, r *Reading, cols []column, rooms [][2]
 	if i := f.runsOnBelow(cols, rooms, unit); i >= 0 {
 		r.doubt(brokenConfidence, "tube %d's bottom layer runs on half a unit below its box: the box ends above the tube's foot, and the units there are missed", i+1)
 	}
-	if clothCovered(l.curtains, counts, samples, true) >= 0 {
+	if i, orHidden := clothCovered(l.curtains, counts, samples); i >= 0 || orHidden >= 0 {
 		l.clothLike = true
-	}
-	if i := clothCovered(l.curtains, counts, samples, false); i >= 0 {
-		r.doubt(brokenConfidence, "tube %d looks like the cloth over a covered tube: it may be covered too", i+1)
+		if i >= 0 {
+			r.doubt(brokenConfidence, "tube %d looks like the cloth over a covered tube: it may be covered too", i+1)
+		}
 	}
 	if i := f.emptyGlyphs(cols); i >= 0 {
 		r.doubt(brokenConfidence, "tube %d, read empty, shows the glyphs of hidden units: its box may start below its liquid's top", i+1)
@@ -2088,25 +2088,37 @@ const (
 
 // clothCovered is the first tube of two units or more that, all but one unit, look like the
 // cloth of a curtain found (a lid or sheet the curtain search missed: its cloth reads as
-// liquid, its lantern as the top unit), or -1. With hidden, hidden units count as cloth too:
-// the curtain may be a tube of hidden boxes as grey as a lid (a hypothesis, see clothLike);
-// without, a hidden unit, told by its glyph, is no cloth's doubt (grey lids and sheets beside
-// grey boxes with "?" were doubted, 13 right readings of the lidded and sheeted corner sets).
-func clothCovered(curtains []curtain, counts []int, samples []unitSample, hidden bool) int {
+// liquid, its lantern as the top unit), or -1; and orHidden, the same with hidden units
+// counted as cloth too: the curtain may be a tube of hidden boxes as grey as a lid (a
+// hypothesis, see clothLike). A hidden unit, told by its glyph, is no cover's cloth itself
+// (grey lids and sheets beside grey boxes with "?" were doubted, 13 right readings of the
+// lidded and sheeted corner sets).
+func clothCovered(curtains []curtain, counts []int, samples []unitSample) (t, orHidden int) {
+	t, orHidden = -1, -1
 	k := 0
-	for t, n := range counts {
-		like := 0
+	for i, n := range counts {
+		like, hidden := 0, 0
 		for _, s := range samples[k : k+n] {
-			if (hidden || !s.hidden) && slices.ContainsFunc(curtains, func(c curtain) bool { return deltaE(s.color, c.cloth) < clothDE }) {
-				like++
+			if slices.ContainsFunc(curtains, func(c curtain) bool { return deltaE(s.color, c.cloth) < clothDE }) {
+				if s.hidden {
+					hidden++
+				} else {
+					like++
+				}
 			}
 		}
 		k += n
-		if n >= 2 && like >= n-1 {
-			return t
+		if n < 2 {
+			continue
+		}
+		if t < 0 && like >= n-1 {
+			t = i
+		}
+		if orHidden < 0 && like+hidden >= n-1 {
+			orHidden = i
 		}
 	}
-	return -1
+	return t, orHidden
 }
 
 // emptyGlyphs is the first column read empty whose one run, from its box's top to its

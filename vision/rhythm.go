@@ -796,12 +796,7 @@ func asTall(b image.Rectangle, row []image.Rectangle) image.Rectangle {
 	if len(row) == 0 {
 		return b
 	}
-	hs := make([]int, len(row))
-	for i, r := range row {
-		hs[i] = r.Dy()
-	}
-	slices.Sort(hs)
-	if h := hs[len(hs)/2]; h > b.Dy() {
+	if h := medianHeight(row); h > b.Dy() {
 		b.Max.Y = b.Min.Y + h
 	}
 	return b
