@@ -503,8 +503,8 @@ func (f *frame) stripeFoot(b image.Rectangle, hi, mid, lo int) bool {
 	sum := func(x, y0, y1 int) lab {
 		var m lab
 		for y := y0; y < y1; y++ {
-			i := 3 * (y*f.w + x)
-			m.L, m.A, m.B = m.L+float64(f.lab[i]), m.A+float64(f.lab[i+1]), m.B+float64(f.lab[i+2])
+			c := f.at(x, y)
+			m.L, m.A, m.B = m.L+c.L, m.A+c.A, m.B+c.B
 		}
 		return m
 	}
@@ -1414,11 +1414,10 @@ func leaveStripeOut(out []bool, x int) {
 // y0..y1, for the glass over a full tube, too thin to see), may be a whole colour near the
 // glass, missed, which leaves the counts intact: with unseenToo they are raised too, for the
 // count rule to check as any colour; without, their tubes are returned in unseen. Such a
-// run in the colour of the room another tube
-// shows above its liquid (rooms: each tube's, nil for none) is that glass: over a dark
-// background a tinted glass under a light rim looks like no glass the tubes agree on, and
-// raised in each tube up to its top, it made a colour of the rooms (20261341784123). It
-// returns the number of tubes raised.
+// run in the colour of the room another tube shows above its liquid (rooms: each tube's, nil
+// for none) is that glass: over a dark background a tinted glass under a light rim looks
+// like no glass the tubes agree on, and raised in each tube up to its top, it made a colour
+// of the rooms (20261341784123). It returns the number of tubes raised.
 func raisePaleTops(cols []column, unit float64, glass, rooms func([]column) []lab, behind func(i, y0, y1 int) (lab, bool), unseenToo bool) (raised int, unseen []int) {
 	if unit <= 0 {
 		return 0, nil

@@ -1909,20 +1909,20 @@ func coverAboveRow(cols []column, unit float64) (int, float64) {
 		if !c.curtain {
 			continue
 		}
-		var tops []int
+		var row []image.Rectangle
 		full := true
 		for _, t := range cols {
 			if t.curtain || t.empty() || t.box.Min.Y >= c.box.Max.Y || c.box.Min.Y >= t.box.Max.Y {
 				continue
 			}
-			tops = append(tops, t.box.Min.Y)
+			row = append(row, t.box)
 			full = full && t.reachesTop()
 		}
-		if len(tops) == 0 || !full {
+		if len(row) == 0 || !full {
 			continue
 		}
-		slices.Sort(tops)
-		if rise := float64(tops[len(tops)/2]-c.box.Min.Y) / unit; rise >= coverRise {
+		top := medianSide(row, func(b image.Rectangle) int { return b.Min.Y })
+		if rise := float64(top-c.box.Min.Y) / unit; rise >= coverRise {
 			return i, rise
 		}
 	}
