@@ -192,7 +192,7 @@ func (f *frame) curtainAt(cands []image.Rectangle, x float64, top, bottom, tw, t
 			c.Dx()*4 < tw || c.Dx() > 2*tw {
 			continue
 		}
-		if l := f.lantern(c, mode); l.ok {
+		if l := f.lantern(c, mode); l.ok && !f.restsOnFoot(c, l.c, l.cloth) {
 			return curtain{box: place, color: l.c, cloth: l.cloth, frameOnly: l.frameOnly}, true
 		}
 	}
@@ -631,13 +631,23 @@ func (f *frame) flankedLantern(box image.Rectangle, c lab) bool {
 	}
 	// And cloth hangs below the lantern (within clothDE of it: a padlock's body below its
 	// shackle may stand little more apart), where below a layer of liquid lies another layer.
-	// The lantern is the longest run of its colour down its column (gaps of
-	// lanternGap rows or fewer bridged, as a ring round a disc makes): a lone row of it
-	// lower down is a rim's highlight or noise, a short run a stand below the cloth.
+	down := f.lanternEnd(box, mx, c, sep)
+	if float64(down-box.Min.Y) >= lanternLowest*float64(box.Dy()) {
+		return false // the colour reaches down to the foot: liquid resting on the bottom
+	}
+	below, _ := f.medianLab(image.Rect(box.Min.X+m, down+2, box.Max.X-m, down+2+max(2, box.Dy()/10)))
+	return deltaE(below, cloth) < clothDE
+}
+
+// lanternEnd is the last row of the lantern of colour c (its pixels within sep of it) down
+// column x of box: the longest run of its colour (gaps of lanternGap rows or fewer bridged,
+// as a ring round a disc makes); a lone row of it lower down is a rim's highlight or noise,
+// a short run a stand below the cloth. It is box's top row where the colour shows nowhere.
+func (f *frame) lanternEnd(box image.Rectangle, x int, c lab, sep float64) int {
 	down := box.Min.Y
 	start, end, best := -1, -1, 0
 	for y := box.Min.Y; y <= box.Max.Y; y++ {
-		if y < box.Max.Y && deltaE(f.at(mx, y), c) < sep {
+		if y < box.Max.Y && deltaE(f.at(x, y), c) < sep {
 			if start < 0 {
 				start = y
 			}
@@ -651,11 +661,21 @@ func (f *frame) flankedLantern(box image.Rectangle, c lab) bool {
 			start = -1
 		}
 	}
-	if float64(down-box.Min.Y) >= lanternLowest*float64(box.Dy()) {
-		return false // the colour reaches down to the foot: liquid resting on the bottom
-	}
-	below, _ := f.medianLab(image.Rect(box.Min.X+m, down+2, box.Max.X-m, down+2+max(2, box.Dy()/10)))
-	return deltaE(below, cloth) < clothDE
+	return down
+}
+
+// restsOnFoot reports whether a lantern of colour c found on a cloth (lantern) runs down its
+// column to lanternLowest of box's height or below: a layer of liquid resting on the tube's
+// bottom, its top lit by glare, under glass that passes for cloth (a navy layer under tinted
+// glass, a tube whose outline was missed, found at its row's pitch as a curtain,
+// 20261346784347). The test flankedLantern makes of a box at a tube's place, for a curtain
+// found among the candidates, whose cloth's sides may not show as cloth column by column (a
+// striped cloth's stripes).
+func (f *frame) restsOnFoot(box image.Rectangle, c, cloth lab) bool {
+	box = f.clip(box)
+	sep := min(float64(clothDE), deltaE(c, cloth)/2)
+	x := f.lanternColumn(box, box.Min.X, box.Max.X, c, sep)
+	return float64(f.lanternEnd(box, x, c, sep)-box.Min.Y) >= lanternLowest*float64(box.Dy())
 }
 
 // lanternColumn is the column a lantern of colour c (its pixels within sep of it) hangs

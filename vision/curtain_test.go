@@ -463,3 +463,52 @@ func TestClothCovered(t *testing.T) {
 		}
 	}
 }
+
+// TestGlareOnALayerIsNoLantern: a layer of navy resting on a tube's bottom under tinted
+// glass, a wide glare stripe down its middle, looks like a cloth with a lantern where the
+// stripe crosses the cloth area's foot (20261346784347: a tube whose outline was missed,
+// found at its row's pitch among the candidates as a curtain). The stripe runs on to the
+// tube's foot, as no lantern does; the same patch hanging higher, cloth below it, is one.
+func TestGlareOnALayerIsNoLantern(t *testing.T) {
+	wood, glass, navy, glare := lab{L: 45, A: 12, B: 25}, lab{L: 34, A: 17, B: 4}, lab{L: 18, A: 24, B: -48}, lab{L: 40, A: 12, B: -42}
+	box := image.Rect(10, 20, 30, 132) // its cloth area spans rows 36 to 94
+	stripe := func(p image.Point) bool { return p.X >= 17 && p.X < 23 }
+	for _, tc := range []struct {
+		name    string
+		paint   func(p image.Point) (lab, bool)
+		curtain bool
+	}{
+		{"a layer from row 86 to the foot, the stripe down it", func(p image.Point) (lab, bool) {
+			switch {
+			case p.Y >= 86 && stripe(p):
+				return glare, true
+			case p.Y >= 86:
+				return navy, true
+			}
+			return lab{}, false
+		}, false},
+		{"a lantern hanging at rows 50 to 60, cloth below", func(p image.Point) (lab, bool) {
+			if p.Y >= 50 && p.Y < 60 && stripe(p) {
+				return glare, true
+			}
+			return lab{}, false
+		}, true},
+	} {
+		f := paintedFrame(40, 150, func(x, y int) lab {
+			p := image.Pt(x, y)
+			if !p.In(box) {
+				return wood
+			}
+			if c, ok := tc.paint(p); ok {
+				return c
+			}
+			return glass
+		})
+		if got := f.restsOnFoot(box, glare, glass); got == tc.curtain {
+			t.Errorf("%s: rests on the foot %v", tc.name, got)
+		}
+		if _, ok := f.curtainAt([]image.Rectangle{box}, 20, 20, 132, 20, 112, 30, saturatedLantern); ok != tc.curtain {
+			t.Errorf("%s: curtain found %v, want %v", tc.name, ok, tc.curtain)
+		}
+	}
+}

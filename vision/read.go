@@ -1983,8 +1983,49 @@ func sameCurtains(tubes [][]string) int {
 // unit or more from the median of its row's, and how far in units; else -1. Tubes in a row
 // are one size on one line and liquid rests on their bottoms, so a bottom off the row's is a
 // stand, a holder or the glass at a tube's foot read as one more unit, or a layer missed.
-// Rows of fewer than three tubes with liquid are not compared.
+// Rows of fewer than three tubes with liquid are not compared among themselves; the board's
+// tubes with liquid are, then, by how far their liquid rests above their boxes' feet, where
+// three or more boxes stand as tall within a quarter of a unit (the rows of one board hold
+// tubes of one size: a hidden unit in a tube's foot that looks like its glass missed beside
+// a lid and tubes in another row, 20261346784064).
 func unevenBottom(rows [][]image.Rectangle, cols []column, unit float64) (int, float64) {
+	if t, d := unevenRowBottom(rows, cols, unit); t >= 0 {
+		return t, d
+	}
+	n := 0
+	for _, row := range rows {
+		n += len(row)
+	}
+	var wet []int
+	var heights []float64
+	for i := range cols[:min(len(cols), n)] {
+		if !cols[i].curtain && !cols[i].empty() {
+			wet, heights = append(wet, i), append(heights, float64(cols[i].box.Dy()))
+		}
+	}
+	if len(wet) < 3 {
+		return -1, 0
+	}
+	h := median(heights)
+	wet = slices.DeleteFunc(wet, func(i int) bool { return math.Abs(float64(cols[i].box.Dy())-h) > unit/4 })
+	if len(wet) < 3 {
+		return -1, 0
+	}
+	feet := make([]float64, len(wet))
+	for j, i := range wet {
+		feet[j] = float64(cols[i].box.Max.Y - cols[i].bottom)
+	}
+	m := median(feet)
+	for j, i := range wet {
+		if d := math.Abs(feet[j]-m) / unit; d >= bottomTol {
+			return i, d
+		}
+	}
+	return -1, 0
+}
+
+// unevenRowBottom is unevenBottom's look within each row of three tubes with liquid or more.
+func unevenRowBottom(rows [][]image.Rectangle, cols []column, unit float64) (int, float64) {
 	k := 0
 	for _, row := range rows {
 		if k+len(row) > len(cols) {
@@ -2329,7 +2370,7 @@ func (f *frame) readUnitsAt(r *Reading, u layoutUnits, samples []unitSample, inf
 		r.doubt(brokenConfidence, "%d tubes hold %.1f tubes' worth of units: a level leaves at most %d tubes' worth empty, or half its tubes", len(tubes), float64(len(tubes))-spare, maxSpareTubes)
 	}
 	if t, d := unevenBottom(u.layout.allRows(), cols, u.unit); t >= 0 {
-		r.doubt(brokenConfidence, "tube %d's liquid rests %.1f units off the others' in its row: a stand or the glass at a tube's foot read as liquid", t+1, d)
+		r.doubt(brokenConfidence, "tube %d's liquid rests %.1f units off the other tubes': a stand or the glass at a tube's foot read as liquid, or a unit at its foot missed", t+1, d)
 	}
 	u.layout.high = nil // (each unit height tried finds it again)
 	if t, d := f.highTop(u.layout.allRows(), cols, counts, capacity, u.unit); t >= 0 {

@@ -82,7 +82,8 @@ func TestRepeatedTubes(t *testing.T) {
 
 // TestUnevenBottom: a tube whose liquid rests half a unit or more off its row's is named, in
 // reading order; curtains, empty tubes and rows of fewer than three tubes with liquid are left
-// out.
+// out. Those rows' tubes are compared across the board, by how far their liquid rests above
+// their boxes' feet, where three or more boxes of one height hold liquid.
 func TestUnevenBottom(t *testing.T) {
 	box := image.Rect(0, 0, 10, 100)
 	liquid := func(bottom int) column { return column{box: box, bottom: bottom, top: 20} }
@@ -99,6 +100,9 @@ func TestUnevenBottom(t *testing.T) {
 		{"second row", []int{3, 3}, []column{liquid(50), liquid(50), liquid(50), liquid(100), liquid(91), liquid(100)}, 4, 0.5},
 		{"empty and covered tubes left out", []int{5}, []column{liquid(100), empty, covered, liquid(100), liquid(100)}, -1, 0},
 		{"two tubes with liquid", []int{3}, []column{liquid(100), liquid(130), empty}, -1, 0},
+		{"rows of two with liquid, compared across the board", []int{3, 3}, []column{liquid(100), covered, liquid(100), liquid(100), empty, liquid(82)}, 5, 1},
+		{"across the board within a third of a unit", []int{3, 3}, []column{liquid(100), covered, liquid(100), liquid(100), empty, liquid(94)}, -1, 0},
+		{"across the board, a box of another size left out", []int{3, 3}, []column{liquid(100), covered, liquid(100), liquid(100), empty, {box: image.Rect(0, 0, 10, 60), bottom: 42, top: 20}}, -1, 0},
 	} {
 		var rows [][]image.Rectangle
 		for _, n := range tc.rows {
