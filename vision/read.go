@@ -3598,12 +3598,29 @@ func flushShortRow(rows [][]image.Rectangle) (short, long int, above bool) {
 			for k, b := range row {
 				flush = flush && math.Abs(centreX(b)-centreX(by[at+k])) <= flushSlack*pitch
 			}
-			if flush {
+			if flush && !(abs(i-j) == 1 && centredOnKin(rows, i, pitch)) {
 				return i, j, i < j
 			}
 		}
 	}
 	return -1, -1, false
+}
+
+// centredOnKin reports whether row i stands centred (within flushSlack of a pitch) on a
+// fuller row two rows from it, the next row of its phase where rows are staggered. Games
+// that stagger their rows centre them too: a row one short under the row before it, which
+// the stagger shifts the other way, stands at that row's places from the end the shift
+// makes flush (a third row of three under a second of four, both centred, the second
+// shifted right: from the left end, 20261346784316), but centred on the first row, shifted
+// as it is. A row that lost its last tubes stands off that row's centre.
+func centredOnKin(rows [][]image.Rectangle, i int, pitch float64) bool {
+	mid := func(r []image.Rectangle) float64 { return (centreX(r[0]) + centreX(r[len(r)-1])) / 2 }
+	for _, k := range []int{i - 2, i + 2} {
+		if k >= 0 && k < len(rows) && len(rows[k]) > len(rows[i]) && math.Abs(mid(rows[k])-mid(rows[i])) <= flushSlack*pitch {
+			return true
+		}
+	}
+	return false
 }
 
 // overlappingRows returns the first two boxes of different rows, in reading order, that

@@ -164,6 +164,8 @@ func TestFlushShortRow(t *testing.T) {
 		{"two short, under the places from the left end", [][]image.Rectangle{long, row(400, 0, 100, 200)}, 1},
 		{"the third row one short of the second", [][]image.Rectangle{long, long, row(700, 0, 100, 200, 300)}, 2},
 		{"staggered, the third row two short of the first from its left end", [][]image.Rectangle{long, row(400, 50, 150, 250, 350, 450), row(700, 0, 100, 200)}, 2},
+		{"staggered and centred, the third row one short of the second from its left end", [][]image.Rectangle{row(100, 0, 100, 200, 300), row(400, 50, 150, 250, 350), row(700, 50, 150, 250)}, -1},
+		{"staggered, the third row one short of the second from its left end, off the first's centre", [][]image.Rectangle{row(100, 0, 100, 200, 300), row(400, 50, 150, 250, 350), row(700, 50, 150)}, 2},
 		{"a row above one short, staggered: over the places from the left end", [][]image.Rectangle{row(100, 0, 100, 200, 300), row(400, 0, 100, 200, 300, 400)}, -1},
 		{"a row above one short, centred", [][]image.Rectangle{row(100, 50, 150, 250, 350), row(400, 0, 100, 200, 300, 400)}, -1},
 		{"a row above one short, over the places from the right end", [][]image.Rectangle{row(100, 100, 200, 300, 400), row(400, 0, 100, 200, 300, 400)}, 0},
