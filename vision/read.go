@@ -227,6 +227,10 @@ type tubeLayout struct {
 	// glyphsOnly reads hidden units only where glyphs tell them, not by the rules alone: a
 	// hypothesis that is a guess already takes no second one (see footCut).
 	glyphsOnly bool
+	// runsOn is set when read if a tube's bottom layer runs on below its box (runsOnBelow):
+	// the boxes end above the tubes' feet; lowered marks a layout whose boxes were lowered
+	// to them (see lowerToFeet).
+	runsOn, lowered bool
 }
 
 // boxes is the layout's boxes in reading order.
@@ -554,6 +558,27 @@ func (f *frame) readFrom(base Reading, cands []image.Rectangle) (*Reading, error
 			}
 			if v, ok := f.withoutStrangeEmpties(h, cands); ok {
 				hs = append(hs, f.interpret(v, base))
+			}
+		}
+	}
+	// Boxes that end above their tubes' feet, a bottom layer running on below them, leave
+	// the units there out: a reading with the boxes lowered to the feet, kept where the
+	// rules verify it (tubes of discs round a glyph, the discs touching the walls, whose
+	// outlines part at the lowest disc, 95000312).
+	for _, h := range hs {
+		if h.runsOn && !h.lowered && !h.verified() {
+			if rows, ok := f.lowerToFeet(h.rows); ok {
+				l := h.tubeLayout
+				l.cue, l.rows, l.lowered = l.cue+", boxes ending above the tubes' feet lowered to them", rows, true
+				v := f.interpret(l, base)
+				if !v.verified() && v.unseen > 0 {
+					// (Runs under the glass in colours seen nowhere else, as below.)
+					l.cue, l.raiseUnseen = l.cue+", runs under the glass in colours seen nowhere else read as liquid", true
+					v = f.interpret(l, base)
+				}
+				if v.verified() {
+					hs = append(hs, v)
+				}
 			}
 		}
 	}
@@ -1499,6 +1524,53 @@ func (f *frame) runsOnBelow(cols []column, rooms [][2]int, unit float64) int {
 	return -1
 }
 
+// lowerToFeet is rows with each row's boxes lowered to its tubes' feet: below a box, the
+// rows down to the first whose middle looks like the background beside it (within glassDE),
+// at most half the box's height, are its tube's foot when they are footMinRows or more; a
+// row's boxes ending near their median bottom (within footReach, or half the way down to
+// the foot) are lowered to the median foot of those that have one. It reports false where no box has one.
+func (f *frame) lowerToFeet(rows [][]image.Rectangle) ([][]image.Rectangle, bool) {
+	out := cloneRows(rows)
+	lowered := false
+	for _, row := range out {
+		var bottoms, feet []float64
+		for _, b := range row {
+			bottoms = append(bottoms, float64(b.Max.Y))
+			if y := f.footOf(b, room(row, b)); y-b.Max.Y >= footMinRows {
+				feet = append(feet, float64(y))
+			}
+		}
+		if len(feet) == 0 {
+			continue
+		}
+		bottom, foot := median(bottoms), int(median(feet))
+		for i, b := range row {
+			if math.Abs(float64(b.Max.Y)-bottom) <= max(footReach, (float64(foot)-bottom)/2) && foot > b.Max.Y {
+				row[i].Max.Y, lowered = foot, true
+			}
+		}
+	}
+	return out, lowered
+}
+
+// footOf is the first row below box b (right exclusive) whose centre strip looks like the
+// background beside it, at most half b's height below it or the frame's bottom.
+func (f *frame) footOf(b image.Rectangle, room [2]int) int {
+	end := min(f.h, b.Max.Y+b.Dy()/2)
+	for y := b.Max.Y; y < end; y++ {
+		mid, ok1 := f.medianLab(centreStrip(b, y, y+1))
+		bg, ok2 := f.beside(b, room, y, y+1)
+		if !ok1 || !ok2 || deltaE(mid, bg) < glassDE {
+			return y
+		}
+	}
+	return end
+}
+
+// footMinRows is how many rows below a box its tube's foot must reach for lowerToFeet to
+// lower it.
+const footMinRows = 3
+
 // footReach is how near, in pixels, a column's liquid may rest to its box's bottom for
 // runsOnBelow to look below the box, and runOnDE how near the colour below it must stay to
 // its bottom run's: the same liquid, give or take JPEG noise (a grey liquid over a mottled
@@ -1556,6 +1628,7 @@ func (f *frame) readAtUnit(l *tubeLayout, r *Reading, cols []column, rooms [][2]
 		capacity = fitCapacity(capacity, total, cols, counts, unit)
 	}
 	if i := f.runsOnBelow(cols, rooms, unit); i >= 0 {
+		l.runsOn = true
 		r.doubt(brokenConfidence, "tube %d's bottom layer runs on half a unit below its box: the box ends above the tube's foot, and the units there are missed", i+1)
 	}
 	if i, orHidden := clothCovered(l.curtains, counts, samples); i >= 0 || orHidden >= 0 {

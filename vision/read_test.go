@@ -687,3 +687,42 @@ func TestHiddenAsColour(t *testing.T) {
 		t.Errorf("a board with a tube showing two units: hiddenAsColour = %d, want -1", got)
 	}
 }
+
+// TestLowerToFeet: boxes cut above their tubes' feet (outlines parted at the lowest of a
+// run of discs, 95000312) are lowered to where the background shows again below them; a
+// box off the row's bottom by more than half the way down to the feet is left alone, and
+// boxes already round their feet are not lowered.
+func TestLowerToFeet(t *testing.T) {
+	bg, liquid, rim := lab{L: 70, A: 20, B: -5}, lab{L: 30, A: 10, B: -30}, lab{L: 92, B: 5}
+	tube := func(x int) image.Rectangle { return image.Rect(x, 20, x+12, 104) }
+	tubes := []image.Rectangle{tube(5), tube(30), tube(55), tube(80)}
+	f := paintedFrame(100, 150, func(x, y int) lab {
+		p := image.Pt(x, y)
+		for _, b := range tubes {
+			switch {
+			case p.In(b) && y >= 100:
+				return rim
+			case p.In(b) && y >= 40:
+				return liquid
+			}
+		}
+		return bg
+	})
+	cut := func(b image.Rectangle, bottom int) image.Rectangle { b.Max.Y = bottom; return b }
+	rows := [][]image.Rectangle{{cut(tubes[0], 80), cut(tubes[1], 81), cut(tubes[2], 80), cut(tubes[3], 50)}}
+	got, ok := f.lowerToFeet(rows)
+	if !ok {
+		t.Fatal("no box lowered")
+	}
+	for i, want := range []int{104, 104, 104, 50} {
+		if got[0][i].Max.Y != want {
+			t.Errorf("box %d ends at %d, want %d", i, got[0][i].Max.Y, want)
+		}
+	}
+	if rows[0][0].Max.Y != 80 {
+		t.Error("the rows given were changed")
+	}
+	if _, ok := f.lowerToFeet([][]image.Rectangle{tubes}); ok {
+		t.Error("boxes round their feet lowered")
+	}
+}
