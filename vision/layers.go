@@ -1261,6 +1261,8 @@ type unitSample struct {
 	marked bool
 	// greyBox: a hidden unit told by a glyph on a mid-grey box (see inks).
 	greyBox bool
+	// disc: a hidden unit told by a dark glyph on a light disc (see discGlyph).
+	disc bool
 }
 
 const backgroundDE = 6
@@ -1284,8 +1286,41 @@ func (f *frame) sampleUnit(r image.Rectangle) unitSample {
 		}
 		hidden = hidden || share > minGlyphShare && share < maxGlyphShare
 	}
+	if !hidden && f.discGlyph(patch) {
+		return unitSample{color: c, patch: patch, hidden: true, disc: true}
+	}
 	return unitSample{color: c, patch: patch, hidden: hidden, greyBox: hidden && c.L >= hiddenMaxL}
 }
+
+// discGlyph reports whether patch r holds a dark glyph on a light disc: the middle of the
+// patch (discMiddleW of its width, discMiddleH of its height) has a light median (discMinL
+// or more) and dark strokes (glyphLift darker) covering more than minGlyphShare and less
+// than maxGlyphShare of it, a glare stripe's columns and the rows a line crosses whole left
+// out (inkShare). A layer of liquid has no dark marks inside it: its boundaries cross the
+// patch whole. Hidden units drawn as a "?" on a disc tell themselves so, where the patch is
+// large enough to hold the glyph (discMinSide pixels each way).
+func (f *frame) discGlyph(r image.Rectangle) bool {
+	w, h := r.Dx(), r.Dy()
+	if min(w, h) < discMinSide {
+		return false
+	}
+	mw, mh := int(float64(w)*(1-discMiddleW)/2), int(float64(h)*(1-discMiddleH)/2)
+	mid := f.clip(image.Rect(r.Min.X+mw, r.Min.Y+mh, r.Max.X-mw, r.Max.Y-mh))
+	disc, ok := f.medianLab(mid)
+	if !ok || disc.L < discMinL {
+		return false
+	}
+	share, ok := f.inkShare(mid, func(p lab) bool { return p.L < disc.L-glyphLift })
+	return ok && share > minGlyphShare && share < maxGlyphShare
+}
+
+// discMiddleW, discMiddleH, discMinL and discMinSide: see discGlyph.
+const (
+	discMiddleW = 0.4
+	discMiddleH = 0.5
+	discMinL    = 55
+	discMinSide = 12
+)
 
 // inks are the tests for a glyph's pixels on a box of colour c: on a dark neutral box, a
 // light glyph; on a mid-grey one (up to greyBoxMaxL), a light or a dark one. Other boxes

@@ -504,6 +504,9 @@ func TestMarksMisread(t *testing.T) {
 	}{
 		{95000492, "on a board of five tubes, two holding liquid, the discs read as a colour, four of them a whole colour with the units in view, keeping the counts (unreadMarks)"},
 		{95000332, "a tube of discs under a colour read as a curtain, the dark boxes its cloth and a disc its lantern (curtainOfMarks)"},
+		{95000430, "discs told by their glyphs beside a curtain, two tubes of a row missed, their colours and hidden units unseen by the counts (refused: discs tell hidden units as the rules alone do beside curtains)"},
+		{95000475, "the same beside a lid, a tube's unit over its discs missed"},
+		{95000543, "the same beside sheets, two of them read as tubes of liquid"},
 	} {
 		refusedOrExact(t, tc.seed, map[string]string{"hidden": "glyph-circle"}, tc.kind)
 	}
@@ -617,4 +620,72 @@ func TestStripeFoot(t *testing.T) {
 			t.Errorf("%s: stripeFoot = %v, want %v", tc.name, got, tc.want)
 		}
 	}
+}
+
+// TestDiscGlyph: a dark "?" on a light disc in a dark box tells a hidden unit; a light liquid,
+// a boundary to a dark layer crossing it, a dark box with a light glyph (the inks' case) and
+// a patch too small to hold a glyph do not.
+func TestDiscGlyph(t *testing.T) {
+	navy, yellow, ink := lab{L: 20, A: 2, B: -20}, lab{L: 85, A: -2, B: 70}, lab{L: 25, A: 1, B: 2}
+	// The glyph: a hook and a dot, strokes two pixels wide, inside a disc of radius 10
+	// centred in a 30×26 patch.
+	glyph := func(x, y int) bool {
+		hook := (y >= 6 && y < 8 && x >= 12 && x < 18) || (x >= 16 && x < 18 && y >= 6 && y < 13) || (x >= 14 && x < 16 && y >= 12 && y < 16)
+		return hook || (x >= 14 && x < 16 && y >= 18 && y < 20)
+	}
+	disc := func(x, y int) bool { dx, dy := x-15, y-13; return dx*dx+dy*dy <= 100 }
+	for _, tc := range []struct {
+		name  string
+		w, h  int
+		paint func(x, y int) lab
+		want  bool
+	}{
+		{"a glyph on a disc in a dark box", 30, 26, func(x, y int) lab {
+			switch {
+			case disc(x, y) && glyph(x, y):
+				return ink
+			case disc(x, y):
+				return yellow
+			}
+			return navy
+		}, true},
+		{"a yellow liquid", 30, 26, func(x, y int) lab { return yellow }, false},
+		{"a yellow liquid over a navy layer, the boundary across the middle", 30, 26, func(x, y int) lab {
+			if y >= 13 {
+				return navy
+			}
+			return yellow
+		}, false},
+		{"a light glyph on a dark box", 30, 26, func(x, y int) lab {
+			if glyph(x, y) {
+				return lab{L: 90}
+			}
+			return navy
+		}, false},
+		{"a disc too small for its glyph", 11, 11, func(x, y int) lab {
+			if x == 5 && y >= 3 && y < 8 {
+				return ink
+			}
+			return yellow
+		}, false},
+	} {
+		f := paintedFrame(tc.w, tc.h, tc.paint)
+		if got := f.discGlyph(image.Rect(0, 0, tc.w, tc.h)); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestDiscsRead: boards whose hidden units are drawn as yellow discs round a dark "?" read
+// exactly, the discs told by their glyphs (discGlyph): four tubes of 7 holding 10 discs
+// (95000479), and ten tubes of 4 whose outlines part at the lowest disc (95000312, with
+// lowerToFeet). Where some discs tell no glyph (one on a tube's flat foot, 85000275), the
+// discs are read by their looks, as no glyph told them. A run at a box's top raised beside
+// them is kept where no tube is then full of a colour no other shows (95000467).
+func TestDiscsRead(t *testing.T) {
+	discs := map[string]string{"hidden": "glyph-circle"}
+	readsExactly(t, 95000479, discs, "four tubes of 7, ten discs under grey and teal units")
+	readsExactly(t, 95000312, discs, "ten tubes of 4, three discs under each tube's unit")
+	readsExactly(t, 85000275, nil, "six tubes of 6, the lowest of a tube's three discs on its flat foot telling no glyph")
+	readsExactly(t, 95000467, discs, "five tubes of 5, a yellow top unit at its box's top raised beside yellow discs (no tube full of a lone colour: loneFullTube)")
 }

@@ -36,6 +36,7 @@ type Reading struct {
 	pixels *annotate.BGR
 	photo  bool // read from a photo of a screen (see findScreen)
 	parted bool // read with the outlines found inside joined ones (see read)
+	discs  bool // some hidden units are told by a dark glyph on a light disc (see discGlyph)
 	// nearest is the ΔE between the reading's two nearest colours (+Inf with one colour).
 	nearest float64
 }
@@ -619,13 +620,15 @@ func (f *frame) readFrom(base Reading, cands []image.Rectangle) (*Reading, error
 	// it with no curtain and no hidden unit told by the rules alone (corks raised break the
 	// count: a cork's colour comes once per complete tube, on top of its capacity; but a
 	// lid's panel raised reads as a tube full of one colour, which hidden units the rules
-	// alone tell can make up for).
+	// alone tell can make up for, as can discs round a glyph, a few pixels each: beside
+	// them, no tube full of a colour no other tube shows, loneFullTube; a lid whose padlock
+	// is too wide for a lantern, 95000425).
 	for _, h := range hs {
 		if h.tops > 0 && !h.verified() && !h.raiseTops {
 			l := h.tubeLayout
 			l.cue, l.raiseTops = l.cue+", every run at a box's top above liquid raised", true
 			v := f.readWithEnds(l, base)
-			if v.verified() && !v.reading.Level.HasCurtains() && (!v.reading.Level.HasHidden() || v.reading.Confidence > inferredHiddenConfidence) {
+			if v.verified() && !v.reading.Level.HasCurtains() && (!v.reading.Level.HasHidden() || v.reading.Confidence > inferredHiddenConfidence && !(v.reading.discs && loneFullTube(v.reading.Level))) {
 				hs = append(hs, v)
 			}
 		}
@@ -1698,11 +1701,23 @@ func (f *frame) readAtUnit(l *tubeLayout, r *Reading, cols []column, rooms [][2]
 			}
 		}
 	}
-	if solver.ErrorCode(err) == solver.CodeLowConfidence && !l.glyphsOnly && !slices.ContainsFunc(samples, func(s unitSample) bool { return s.hidden }) {
+	// Discs told by their glyphs (discGlyph), in a reading that broke the rules: some discs
+	// told none (a disc clipped by a tube's foot), read as a colour. The discs are read then
+	// as no glyph tells them, their looks below telling them all alike (85000275).
+	plain := samples
+	if solver.ErrorCode(err) == solver.CodeLowConfidence && slices.ContainsFunc(samples, func(s unitSample) bool { return s.disc }) {
+		plain = slices.Clone(samples)
+		for i := range plain {
+			if plain[i].disc {
+				plain[i].hidden, plain[i].disc = false, false
+			}
+		}
+	}
+	if solver.ErrorCode(err) == solver.CodeLowConfidence && !l.glyphsOnly && !slices.ContainsFunc(plain, func(s unitSample) bool { return s.hidden }) {
 		// Hidden units drawn without a glyph look like one more colour: one that breaks the
 		// count rule and never shows on a tube's top. Read as hidden, it may keep the rules.
-		looks := hiddenLooks(samples, counts, capacity, &f.deltas)
-		looks = append(looks, f.markedLooks(samples, counts, capacity, looks)...)
+		looks := hiddenLooks(plain, counts, capacity, &f.deltas)
+		looks = append(looks, f.markedLooks(plain, counts, capacity, looks)...)
 		var doubted *Reading // the first such reading that keeps the rules, refused for its doubts
 		for _, hid := range looks {
 			// Hidden units a two-toned mark's rhythm counted (marksCounted) are told by their
@@ -2414,6 +2429,14 @@ func (f *frame) readUnitsAt(r *Reading, u layoutUnits, samples []unitSample, inf
 	}
 	if u.fullRead >= 0 {
 		r.doubt(brokenConfidence, "tube %d, read empty, is filled from its top to its bottom with a colour unlike the glass the other tubes show: a tube full of one colour", u.fullRead+1)
+	}
+	r.discs = slices.ContainsFunc(samples, func(s unitSample) bool { return s.hidden && s.disc })
+	if level != nil && level.HasCurtains() && r.discs {
+		// Discs round a glyph tell hidden units as the rules alone do beside curtains: a
+		// disc's mark, its glyph a few pixels, counts less than a "?" on a box, and the
+		// curtains keep the counts from checking the rest (a missed tube's colours, a lid
+		// read as a colour: 95000430, 95000475). (See inferredCoveredConfidence.)
+		r.doubt(inferredCoveredConfidence, "hidden units told by a dark glyph on a light disc, beside curtains that keep the counts from checking them")
 	}
 	if err != nil {
 		r.doubt(brokenConfidence, "%v", solver.ErrorMessage(err))
@@ -3275,6 +3298,17 @@ func shownUnderHidden(tubes [][]string) int {
 		}
 	}
 	return -1
+}
+
+// loneFullTube reports whether level has a tube full of one colour in view that no other
+// tube shows: a cover's panel raised as liquid reads so (see readFrom).
+func loneFullTube(l *solver.Level) bool {
+	for i, t := range l.Tubes {
+		if len(t) == l.Capacity && t[0] != solver.Hidden && !slices.ContainsFunc(t, func(c solver.Color) bool { return c != t[0] }) && !shownElsewhere(l.Tubes, i, t[0]) {
+			return true
+		}
+	}
+	return false
 }
 
 // completeAtStart returns a tube full of one colour in view, on a board where every other

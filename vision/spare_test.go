@@ -113,3 +113,25 @@ func TestUnevenBottom(t *testing.T) {
 		}
 	}
 }
+
+// TestLoneFullTube: a tube full of one colour in view that no other tube shows is what a
+// cover's panel raised as liquid reads as; a full tube whose colour shows elsewhere, one not
+// full, or one of hidden units is not.
+func TestLoneFullTube(t *testing.T) {
+	const h = solver.Hidden
+	for _, tc := range []struct {
+		name  string
+		tubes [][]solver.Color
+		want  bool
+	}{
+		{"a lone full tube", [][]solver.Color{{h, h, 2}, {1, 1, 1}, {h, 2}}, true},
+		{"its colour shown elsewhere", [][]solver.Color{{h, h, 1}, {1, 1, 1}, {h, 2}}, false},
+		{"not full", [][]solver.Color{{h, h, 2}, {1, 1}, {h, 2}}, false},
+		{"full of hidden units", [][]solver.Color{{h, h, h}, {h, 2}}, false},
+		{"two colours", [][]solver.Color{{h, h, 2}, {1, 1, 3}}, false},
+	} {
+		if got := loneFullTube(&solver.Level{Capacity: 3, Tubes: tc.tubes}); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
