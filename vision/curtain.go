@@ -668,9 +668,9 @@ func (f *frame) lanternEnd(box image.Rectangle, x int, c lab, sep float64) int {
 // column to lanternLowest of box's height or below: a layer of liquid resting on the tube's
 // bottom, its top lit by glare, under glass that passes for cloth (a navy layer under tinted
 // glass, a tube whose outline was missed, found at its row's pitch as a curtain,
-// 20261346784347). The test flankedLantern makes of a box at a tube's place, for a curtain
-// found among the candidates, whose cloth's sides may not show as cloth column by column (a
-// striped cloth's stripes).
+// 20261346784347). Of flankedLantern's tests, this one alone is asked of a curtain found
+// among the candidates: the sides of a striped cloth do not show as cloth column by column
+// (86000510).
 func (f *frame) restsOnFoot(box image.Rectangle, c, cloth lab) bool {
 	box = f.clip(box)
 	sep := min(float64(clothDE), deltaE(c, cloth)/2)

@@ -1528,10 +1528,11 @@ func (f *frame) runsOnBelow(cols []column, rooms [][2]int, unit float64) int {
 }
 
 // lowerToFeet is rows with each row's boxes lowered to its tubes' feet: below a box, the
-// rows down to the first whose middle looks like the background beside it (within glassDE),
-// at most half the box's height, are its tube's foot when they are footMinRows or more; a
-// row's boxes ending near their median bottom (within footReach, or half the way down to
-// the foot) are lowered to the median foot of those that have one. It reports false where no box has one.
+// rows down to the first whose middle looks like the background beside it (within
+// glassDE), at most half the box's height, are its tube's foot when they are footMinRows
+// or more; a row's boxes ending near their median bottom (within footReach, or half the
+// way down to the foot) are lowered to the median foot of those that have one. It reports
+// false where no box has one.
 func (f *frame) lowerToFeet(rows [][]image.Rectangle) ([][]image.Rectangle, bool) {
 	out := cloneRows(rows)
 	lowered := false
@@ -1556,8 +1557,9 @@ func (f *frame) lowerToFeet(rows [][]image.Rectangle) ([][]image.Rectangle, bool
 	return out, lowered
 }
 
-// footOf is the first row below box b (right exclusive) whose centre strip looks like the
-// background beside it, at most half b's height below it or the frame's bottom.
+// footOf is the first row below box b whose centre strip looks like the background beside
+// it (the end of b's foot, exclusive), at most half b's height below b or the frame's
+// bottom.
 func (f *frame) footOf(b image.Rectangle, room [2]int) int {
 	end := min(f.h, b.Max.Y+b.Dy()/2)
 	for y := b.Max.Y; y < end; y++ {
