@@ -609,9 +609,7 @@ func (f *frame) flankedLantern(box image.Rectangle, c lab) bool {
 		return false
 	}
 	m := max(1, (right-left)*15/100)
-	// A pixel within sep of c is the lantern's: clothDE, or less for a lantern nearer its
-	// cloth than twice that (a blue padlock on a blue-grey lid), halfway between them.
-	sep := min(float64(clothDE), deltaE(c, cloth)/2)
+	sep := lanternSep(c, cloth)
 	mx := f.lanternColumn(box, left+m, right-m, c, sep)
 	n, ok := 0, 0
 	for y := box.Min.Y; y < box.Max.Y; y++ {
@@ -637,6 +635,13 @@ func (f *frame) flankedLantern(box image.Rectangle, c lab) bool {
 	}
 	below, _ := f.medianLab(image.Rect(box.Min.X+m, down+2, box.Max.X-m, down+2+max(2, box.Dy()/10)))
 	return deltaE(below, cloth) < clothDE
+}
+
+// lanternSep is how near colour c a pixel on a cloth of colour cloth stands to be the
+// lantern's: clothDE, or less for a lantern nearer its cloth than twice that (a blue
+// padlock on a blue-grey lid), halfway between them.
+func lanternSep(c, cloth lab) float64 {
+	return min(float64(clothDE), deltaE(c, cloth)/2)
 }
 
 // lanternEnd is the last row of the lantern of colour c (its pixels within sep of it) down
@@ -673,7 +678,7 @@ func (f *frame) lanternEnd(box image.Rectangle, x int, c lab, sep float64) int {
 // (86000510).
 func (f *frame) restsOnFoot(box image.Rectangle, c, cloth lab) bool {
 	box = f.clip(box)
-	sep := min(float64(clothDE), deltaE(c, cloth)/2)
+	sep := lanternSep(c, cloth)
 	x := f.lanternColumn(box, box.Min.X, box.Max.X, c, sep)
 	return float64(f.lanternEnd(box, x, c, sep)-box.Min.Y) >= lanternLowest*float64(box.Dy())
 }

@@ -3715,6 +3715,12 @@ func flushShortRow(rows [][]image.Rectangle) (short, long int, above bool) {
 	return -1, -1, false
 }
 
+// rowCentre is the middle of a row of boxes, from its first box's left edge to its last
+// box's right edge; the row holds a box or more.
+func rowCentre(row []image.Rectangle) float64 {
+	return float64(row[0].Min.X+row[len(row)-1].Max.X) / 2
+}
+
 // centredOnKin reports whether row i stands centred (within flushSlack of a pitch) on a
 // fuller row two rows from it, the next row of its phase where rows are staggered. Games
 // that stagger their rows centre them too: a row one short under the row before it, which
@@ -3723,9 +3729,8 @@ func flushShortRow(rows [][]image.Rectangle) (short, long int, above bool) {
 // shifted right: from the left end, 20261346784316), but centred on the first row, shifted
 // as it is. A row that lost its last tubes stands off that row's centre.
 func centredOnKin(rows [][]image.Rectangle, i int, pitch float64) bool {
-	mid := func(r []image.Rectangle) float64 { return (centreX(r[0]) + centreX(r[len(r)-1])) / 2 }
 	for _, k := range []int{i - 2, i + 2} {
-		if k >= 0 && k < len(rows) && len(rows[k]) > len(rows[i]) && math.Abs(mid(rows[k])-mid(rows[i])) <= flushSlack*pitch {
+		if k >= 0 && k < len(rows) && len(rows[k]) > len(rows[i]) && math.Abs(rowCentre(rows[k])-rowCentre(rows[i])) <= flushSlack*pitch {
 			return true
 		}
 	}
@@ -3795,7 +3800,7 @@ func offCentreRow(rows [][]image.Rectangle) int {
 	for i, row := range rows {
 		centres[i] = math.NaN()
 		if len(row) > 0 {
-			centres[i] = float64(row[0].Min.X+row[len(row)-1].Max.X) / 2
+			centres[i] = rowCentre(row)
 		}
 	}
 	for i := 0; i+1 < len(rows); i++ {
@@ -3822,7 +3827,7 @@ func offCentreBoard(rows [][]image.Rectangle, w int) float64 {
 	sum, n := 0.0, 0
 	for _, row := range rows {
 		if len(row) > 0 {
-			sum, n = sum+float64(row[0].Min.X+row[len(row)-1].Max.X)/2, n+1
+			sum, n = sum+rowCentre(row), n+1
 		}
 	}
 	if n == 0 {
