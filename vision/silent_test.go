@@ -189,6 +189,7 @@ func TestOnceSilentlyWrong(t *testing.T) {
 		{20261344784197, false, "a tube missed among lids, found again as an empty tube in the row's gap but in a box only as tall as the glass above another tube's liquid, its bottom unit cut off, at 0.70 (refused: the place stands as tall as the row's tubes, asTall)"},
 		{20261346784347, true, "a tube of three navy units under tinted glass, its outline missed, found at the row's pitch as a curtain: the glass for cloth, the glare on the navy layer's top for a lantern, at 0.70 (a curtain found among the candidates is flanked by cloth and hangs it below its lantern too: flankedLantern)"},
 		{20261346784064, false, "a hidden unit in a tube's round foot, as dark as the glass above it, missed under the tube's one blue unit beside lids and tubes in another row, at 0.70 (refused: the board's tubes of one size compared for where their liquid rests, unevenBottom)"},
+		{20261347784084, false, "frosted glass over a dark blob of the background, above two tubes' two purple units, read as two grey units in each, a whole colour, at 1.00 (refused: glassColour, the glass law fitted within glassLawMiss of the rooms over a blotched background)"},
 	} {
 		scene, err := render.Random(tc.seed)
 		if err != nil {
