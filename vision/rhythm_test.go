@@ -179,6 +179,36 @@ func TestFlushShortRow(t *testing.T) {
 	}
 }
 
+func TestShortAbove(t *testing.T) {
+	row := func(y, n int) []image.Rectangle {
+		var out []image.Rectangle
+		for k := range n {
+			out = append(out, image.Rect(100*k, y, 100*k+40, y+200))
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name     string
+		rows     [][]image.Rectangle
+		up, down int
+	}{
+		{"one row", [][]image.Rectangle{row(100, 5)}, -1, -1},
+		{"rows alike", [][]image.Rectangle{row(100, 4), row(400, 4)}, -1, -1},
+		{"the upper row one longer", [][]image.Rectangle{row(100, 4), row(400, 3)}, -1, -1},
+		{"three rows, the last short", [][]image.Rectangle{row(100, 4), row(400, 4), row(700, 2)}, -1, -1},
+		{"the upper row one short", [][]image.Rectangle{row(100, 3), row(400, 4)}, 0, 1},
+		{"a tube over a row of three", [][]image.Rectangle{row(100, 1), row(400, 3)}, 0, 1},
+		{"the middle row short of the last", [][]image.Rectangle{row(100, 5), row(400, 3), row(700, 4)}, 1, 2},
+		{"the first row short of the last", [][]image.Rectangle{row(100, 4), row(400, 5), row(700, 5)}, 0, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if up, down := shortAbove(tc.rows); up != tc.up || down != tc.down {
+				t.Errorf("got rows %d over %d, want %d over %d", up, down, tc.up, tc.down)
+			}
+		})
+	}
+}
+
 func TestRowGaps(t *testing.T) {
 	tube := func(x int) image.Rectangle { return image.Rect(x, 100, x+40, 300) }
 	for _, tc := range []struct {

@@ -190,6 +190,7 @@ func TestOnceSilentlyWrong(t *testing.T) {
 		{20261346784347, true, "a tube of three navy units under tinted glass, its outline missed, found at the row's pitch as a curtain: the glass for cloth, the glare on the navy layer's top for a lantern, at 0.70 (a curtain found among the candidates is flanked by cloth and hangs it below its lantern too: flankedLantern)"},
 		{20261346784064, false, "a hidden unit in a tube's round foot, as dark as the glass above it, missed under the tube's one blue unit beside lids and tubes in another row, at 0.70 (refused: the board's tubes of one size compared for where their liquid rests, unevenBottom)"},
 		{20261347784084, false, "frosted glass over a dark blob of the background, above two tubes' two purple units, read as two grey units in each, a whole colour, at 1.00 (refused: glassColour, the glass law fitted within glassLawMiss of the rooms over a blotched background)"},
+		{20261347784390, false, "a row of a tube between two curtains read as that tube alone, the curtains missed, over a row of three, at 1.00 (refused: shortAbove)"},
 	} {
 		scene, err := render.Random(tc.seed)
 		if err != nil {
