@@ -315,12 +315,18 @@ func (f *frame) glassyTops(cols []column, rooms [][2]int, law glassLaw) []int {
 		if !ok {
 			continue
 		}
-		if g := law.over(bg); deltaE(g, bg) >= glassDE && deltaE(top, g) < glassDE {
+		if g := law.over(bg); deltaE(g, bg) >= glassDE && deltaE(top, g) < lawTopDE {
 			out = append(out, i)
 		}
 	}
 	return out
 }
+
+// lawTopDE is how near (CIEDE2000) a top run must come to the glass the law tells over the
+// background beside it to look like that glass: more than glassDE, as a law fitted over a
+// few backgrounds strays where it tells the glass over another (fitted over pink, a tinted
+// glass over a dark blob came within 8.6 of it, 84000508).
+const lawTopDE = 10
 
 // glassColour is the tubes whose top run is in a colour every unit of which lies in such
 // runs of the glassy tubes (glassyTops): the glass over them read as a colour of its own

@@ -228,6 +228,7 @@ func TestCornersOnceSilentlyWrong(t *testing.T) {
 		// there only on other evidence (see readFrom: loneFeet's spots, oneTint).
 		{20261323783983, nil, "a full tube of brown, its top unit missed, its three units read as empty glass"},
 		{95000405, discs, "top units of three colours seen once, under tubes' rims, read as tinted glass above the liquid"},
+		{84000508, lid, "tinted glass over a dark blob, above two tubes' units, read as two olive units in each, a whole colour beside lids, at 0.70: the glass law fitted over pink strays over the dark blob (refused: lawTopDE)"},
 		{83000464, map[string]string{"cover": "sheet"}, "a tube's top layer of two units, starting at its box's top, left out as a cork over a tube half full, beside three sheets that keep the counts from missing it (refused: corkedShort)"},
 	} {
 		scene, err := render.RandomWith(tc.seed, tc.fixed)
