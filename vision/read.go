@@ -602,14 +602,14 @@ func (f *frame) readFrom(base Reading, cands []image.Rectangle) (*Reading, error
 		if h.cut > h.cutByFill {
 			l := h.tubeLayout
 			l.cue, l.raiseCut = l.cue+", top layers of boxes cut at them raised", true
-			if v := f.readWithEnds(l, base); v.verified() {
+			if v := f.readWithEnds(l, base); v.verified() || v.noPourOnly() {
 				hs = append(hs, v)
 			}
 		}
 		if h.cutByFill > 0 {
 			l := h.tubeLayout
 			l.cue, l.raiseCut, l.raiseFill = l.cue+", top layers of boxes cut at them or under a fuller tube's raised", true, true
-			if v := f.interpret(l, base); v.verified() && !v.reading.Level.HasHidden() && !v.reading.Level.HasCurtains() {
+			if v := f.interpret(l, base); v.verified() && !v.reading.Level.HasHidden() && !v.reading.Level.HasCurtains() || v.noPourOnly() {
 				hs = append(hs, v)
 			}
 		}
@@ -628,7 +628,7 @@ func (f *frame) readFrom(base Reading, cands []image.Rectangle) (*Reading, error
 			l := h.tubeLayout
 			l.cue, l.raiseTops = l.cue+", every run at a box's top above liquid raised", true
 			v := f.readWithEnds(l, base)
-			if v.verified() && !v.reading.Level.HasCurtains() && (!v.reading.Level.HasHidden() || v.reading.Confidence > inferredHiddenConfidence && !(v.reading.discs && loneFullTube(v.reading.Level))) {
+			if v.verified() && !v.reading.Level.HasCurtains() && (!v.reading.Level.HasHidden() || v.reading.Confidence > inferredHiddenConfidence && !(v.reading.discs && loneFullTube(v.reading.Level))) || v.noPourOnly() {
 				hs = append(hs, v)
 			}
 		}
@@ -1783,11 +1783,27 @@ func (f *frame) readAtUnit(l *tubeLayout, r *Reading, cols []column, rooms [][2]
 		// Doubted on the reading kept (its hidden units told by glyphs or by the rules), so
 		// that the reading refused is the one the image shows. A covered tube takes no pour
 		// either, in or out, until its colour is complete in view.
-		got.doubt(brokenConfidence, "every tube is full, so no pour is possible: a level leaves room to pour, and a tube with room was missed")
+		got.doubt(brokenConfidence, noPourDoubt)
 		err = got.lowConfidence()
 	}
 	*r = got
 	return err
+}
+
+// noPourDoubt is the doubt on a reading whose every tube is full (see readAtUnit).
+const noPourDoubt = "every tube is full, so no pour is possible: a level leaves room to pour, and a tube with room was missed"
+
+// noPourOnly reports whether h's reading, refused, breaks no rule of a level but leaving no
+// pour: every tube full, that doubt its strongest, and the reading confident enough without
+// it. The readings with runs at the boxes' tops raised are kept only where the rules verify
+// them; refused, such a reading still says more than the one with those runs left out as
+// corks (the colours then lack a unit in every full tube): a board dealt with no empty tube,
+// every tube full, is refused for its lack of a pour, with the reading that shows it
+// (91000309, beside curtains).
+func (h *hypothesis) noPourOnly() bool {
+	r := h.reading
+	return !h.verified() && r != nil && r.Level != nil && r.Level.Validate() == nil && spareTubes(r.Level) == 0 &&
+		r.worst == noPourDoubt && r.Confidence/r.worstC >= LowConfidence
 }
 
 // lookMisfit is the share of the evidence for the unit's height that unit misfits once each

@@ -3,6 +3,7 @@ package vision
 import (
 	"image"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/decant/decant/solver"
@@ -346,5 +347,30 @@ func TestFinishedShaded(t *testing.T) {
 	}
 	if _, err := Read(scene.Data); solver.ErrorCode(err) != solver.CodeNoPuzzle {
 		t.Errorf("a finished board: %v; want it refused as no puzzle", err)
+	}
+}
+
+// TestNoPourShown reads boards dealt with every tube full, their top units at the boxes'
+// tops taken for corks at first: each must be refused for leaving no pour, with the reading
+// attached right to the unit (noPourOnly), not for the units the corks would take.
+func TestNoPourShown(t *testing.T) {
+	for _, tc := range []struct {
+		seed uint64
+		kind string
+	}{
+		{91000309, "sixteen tubes of 7, two behind curtains, a tube's top unit left out as a cork"},
+		{20261290783730, "eleven tubes of 5 under dark boxes with \"?\", two top units left out as corks"},
+	} {
+		scene, err := render.Random(tc.seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Read(scene.Data)
+		switch {
+		case solver.ErrorCode(err) != solver.CodeLowConfidence || !strings.Contains(err.Error(), "no pour"):
+			t.Errorf("seed %d (%s): %v; want it refused for leaving no pour", tc.seed, tc.kind, err)
+		case r.Level.Canonical() != scene.Truth.Level.Canonical():
+			t.Errorf("seed %d (%s): the reading attached is not the level:\ngot  %s\nwant %s", tc.seed, tc.kind, r.Level.Compact(), scene.Truth.Level.Compact())
+		}
 	}
 }
