@@ -1794,16 +1794,15 @@ func (f *frame) readAtUnit(l *tubeLayout, r *Reading, cols []column, rooms [][2]
 const noPourDoubt = "every tube is full, so no pour is possible: a level leaves room to pour, and a tube with room was missed"
 
 // noPourOnly reports whether h's reading, refused, breaks no rule of a level but leaving no
-// pour: every tube full, that doubt its strongest, and the reading confident enough without
-// it. The readings with runs at the boxes' tops raised are kept only where the rules verify
+// pour: its strongest doubt is noPourDoubt (which only a reading keeping the rules with every
+// tube full takes), and it is confident enough without it. The readings with runs at the boxes' tops raised are kept only where the rules verify
 // them; refused, such a reading still says more than the one with those runs left out as
 // corks (the colours then lack a unit in every full tube): a board dealt with no empty tube,
 // every tube full, is refused for its lack of a pour, with the reading that shows it
 // (91000309, beside curtains).
 func (h *hypothesis) noPourOnly() bool {
 	r := h.reading
-	return !h.verified() && r != nil && r.Level != nil && r.Level.Validate() == nil && spareTubes(r.Level) == 0 &&
-		r.worst == noPourDoubt && r.Confidence/r.worstC >= LowConfidence
+	return !h.verified() && r != nil && r.worst == noPourDoubt && r.Confidence/r.worstC >= LowConfidence
 }
 
 // lookMisfit is the share of the evidence for the unit's height that unit misfits once each
