@@ -2097,15 +2097,11 @@ func unevenBottom(rows [][]image.Rectangle, cols []column, unit float64) (int, f
 	if t, d := unevenRowBottom(rows, cols, unit); t >= 0 {
 		return t, d
 	}
-	n := 0
-	for _, row := range rows {
-		n += len(row)
-	}
 	var wet []int
 	var heights []float64
-	for i := range cols[:min(len(cols), n)] {
-		if !cols[i].curtain && !cols[i].empty() {
-			wet, heights = append(wet, i), append(heights, float64(cols[i].box.Dy()))
+	for i, c := range cols {
+		if !c.curtain && !c.empty() {
+			wet, heights = append(wet, i), append(heights, float64(c.box.Dy()))
 		}
 	}
 	if len(wet) < 3 {

@@ -98,11 +98,7 @@ func TestOnceRefused(t *testing.T) {
 // an error unless the level read is its truth.
 func readsExactly(t *testing.T, seed uint64, fixed map[string]string, kind string) {
 	t.Helper()
-	scene, err := render.RandomWith(seed, fixed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := Read(scene.Data)
+	scene, r, err := drawAndRead(t, seed, fixed)
 	switch {
 	case err != nil:
 		t.Errorf("seed %d (%s): %v; want the level read exactly", seed, kind, err)
@@ -111,16 +107,24 @@ func readsExactly(t *testing.T, seed uint64, fixed map[string]string, kind strin
 	}
 }
 
-// refusedOrExact reads the scene drawn from seed (with the factors in fixed, if any) and
-// reports an error when a level other than its truth is returned with no error: a scene once
-// read wrong silently must now be refused, or read exactly.
-func refusedOrExact(t *testing.T, seed uint64, fixed map[string]string, kind string) {
+// drawAndRead draws the scene of seed (with the factors in fixed, if any; render.RandomWith)
+// and reads it.
+func drawAndRead(t *testing.T, seed uint64, fixed map[string]string) (*render.Scene, *Reading, error) {
 	t.Helper()
 	scene, err := render.RandomWith(seed, fixed)
 	if err != nil {
 		t.Fatal(err)
 	}
 	r, err := Read(scene.Data)
+	return scene, r, err
+}
+
+// refusedOrExact reads the scene drawn from seed (with the factors in fixed, if any) and
+// reports an error when a level other than its truth is returned with no error: a scene once
+// read wrong silently must now be refused, or read exactly.
+func refusedOrExact(t *testing.T, seed uint64, fixed map[string]string, kind string) {
+	t.Helper()
+	scene, r, err := drawAndRead(t, seed, fixed)
 	if err == nil && r.Level.Canonical() != scene.Truth.Level.Canonical() {
 		t.Errorf("scene %d (%s): silently wrong:\ngot  %s\nwant %s", seed, kind, r.Level.Compact(), scene.Truth.Level.Compact())
 	}
@@ -361,11 +365,7 @@ func TestNoPourShown(t *testing.T) {
 		{91000309, "sixteen tubes of 7, two behind curtains, a tube's top unit left out as a cork"},
 		{20261290783730, "eleven tubes of 5 under dark boxes with \"?\", two top units left out as corks"},
 	} {
-		scene, err := render.Random(tc.seed)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := Read(scene.Data)
+		scene, r, err := drawAndRead(t, tc.seed, nil)
 		switch {
 		case solver.ErrorCode(err) != solver.CodeLowConfidence || !strings.Contains(err.Error(), "no pour"):
 			t.Errorf("seed %d (%s): %v; want it refused for leaving no pour", tc.seed, tc.kind, err)
