@@ -3737,6 +3737,13 @@ func flushShortRow(rows [][]image.Rectangle) (short, long int, above bool) {
 			for k, b := range row {
 				flush = flush && math.Abs(centreX(b)-centreX(by[at+k])) <= flushSlack*pitch
 			}
+			// Rows spaced unevenly keep no places: the short row's centre then tells, half a
+			// pitch off the long row's for each tube it lacks, to the flush end's side.
+			shift := float64(len(by)-len(row)) * pitch / 2
+			if i > j {
+				shift = -shift
+			}
+			flush = flush || math.Abs(rowCentre(row)-rowCentre(by)-shift) <= flushSlack*pitch
 			if flush && !(abs(i-j) == 1 && centredOnKin(rows, i, pitch)) {
 				return i, j, i < j
 			}

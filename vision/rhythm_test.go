@@ -170,6 +170,9 @@ func TestFlushShortRow(t *testing.T) {
 		{"a row above one short, centred", [][]image.Rectangle{row(100, 50, 150, 250, 350), row(400, 0, 100, 200, 300, 400)}, -1},
 		{"a row above one short, over the places from the right end", [][]image.Rectangle{row(100, 100, 200, 300, 400), row(400, 0, 100, 200, 300, 400)}, 0},
 		{"a row above two short of the third, over its places from the right end", [][]image.Rectangle{row(100, 200, 300, 400), row(400, 150, 250, 350), row(700, 0, 100, 200, 300, 400)}, 0},
+		{"spaced unevenly, one short, centred", [][]image.Rectangle{row(100, 0, 95, 200, 300, 410), row(400, 45, 150, 250, 365)}, -1},
+		{"spaced unevenly, one short, staggered half a pitch right", [][]image.Rectangle{row(100, 0, 95, 200, 300, 410), row(400, 95, 205, 300, 417)}, -1},
+		{"spaced unevenly, one short, half a pitch left: its last tube missed", [][]image.Rectangle{row(100, 0, 95, 200, 300, 410), row(400, -5, 115, 190, 315)}, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got, _, _ := flushShortRow(tc.rows); got != tc.want {

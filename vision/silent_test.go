@@ -191,6 +191,7 @@ func TestOnceSilentlyWrong(t *testing.T) {
 		{20261346784064, false, "a hidden unit in a tube's round foot, as dark as the glass above it, missed under the tube's one blue unit beside lids and tubes in another row, at 0.70 (refused: the board's tubes of one size compared for where their liquid rests, unevenBottom)"},
 		{20261347784084, false, "frosted glass over a dark blob of the background, above two tubes' two purple units, read as two grey units in each, a whole colour, at 1.00 (refused: glassColour, the glass law fitted within glassLawMiss of the rooms over a blotched background)"},
 		{20261347784390, false, "a row of a tube between two curtains read as that tube alone, the curtains missed, over a row of three, at 1.00 (refused: shortAbove)"},
+		{20261348784176, false, "an empty tube of clear glass at a row's end missed, the row one short of the row above and spaced unevenly, at 1.00: its places matched none of the row above's (refused: the short row's centre stands half a pitch to the flush end's side, flushShortRow)"},
 	} {
 		scene, err := render.Random(tc.seed)
 		if err != nil {
