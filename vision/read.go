@@ -1739,6 +1739,9 @@ func (f *frame) readAtUnit(l *tubeLayout, r *Reading, cols []column, rooms [][2]
 					alt.doubt(inferredCoveredConfidence, "hidden units told by the rules alone, beside curtains that keep the counts from checking them: one look on no tube's top that the count rule cannot take for a colour")
 				case !marks:
 					alt.doubt(inferredHiddenConfidence, "hidden units told by the rules alone: one look on no tube's top that the count rule cannot take for a colour")
+					if n, k := topRunsMisfit(cols, unit); 2*n > k && k >= minTopRuns {
+						alt.doubt(brokenConfidence, "%d of %d top runs, each measured from a colour change, are no whole units of the unit's height: hidden units told by the rules alone are counted by that height alone", n, k)
+					}
 				}
 				if t := bareCloth(l.clothRead, cols, counts, hid); t >= 0 {
 					alt.doubt(brokenConfidence, "tube %d, found as a curtain and read as a tube, shows no hidden unit: hidden units told by the rules alone can make up for a cover's panel read as liquid", t+1)
@@ -1788,6 +1791,26 @@ func (f *frame) readAtUnit(l *tubeLayout, r *Reading, cols []column, rooms [][2]
 	}
 	*r = got
 	return err
+}
+
+// topRunsMisfit is the number of columns whose top run, from their highest colour change to
+// their liquid's top, fits no whole units of unit (fitsTop), and the number of columns with
+// such a run. On a mystery board whose hidden units the rules alone tell, every colour shows
+// only its top units and the counts check no capacity: the hidden runs' height in units is
+// all that counts them, and a unit that fits those runs but not the units in view above them
+// (a round foot shortening the lowest hidden unit: tubes of 5 read as 4, 20261348784086)
+// counts them wrong in every tube alike.
+func topRunsMisfit(cols []column, unit float64) (misfit, runs int) {
+	for _, c := range cols {
+		if c.empty() || len(c.bounds) == 0 {
+			continue
+		}
+		runs++
+		if !fitsTop(float64(c.bounds[len(c.bounds)-1]-c.top), unit) {
+			misfit++
+		}
+	}
+	return misfit, runs
 }
 
 // noPourDoubt is the doubt on a reading whose every tube is full (see readAtUnit).

@@ -191,6 +191,7 @@ func TestOnceSilentlyWrong(t *testing.T) {
 		{20261346784064, false, "a hidden unit in a tube's round foot, as dark as the glass above it, missed under the tube's one blue unit beside lids and tubes in another row, at 0.70 (refused: the board's tubes of one size compared for where their liquid rests, unevenBottom)"},
 		{20261347784084, false, "frosted glass over a dark blob of the background, above two tubes' two purple units, read as two grey units in each, a whole colour, at 1.00 (refused: glassColour, the glass law fitted within glassLawMiss of the rooms over a blotched background)"},
 		{20261347784390, false, "a row of a tube between two curtains read as that tube alone, the curtains missed, over a row of three, at 1.00 (refused: shortAbove)"},
+		{20261348784086, false, "a mystery board of hatched boxes, the lowest hidden unit shortened by the round foot, told by the rules alone with a unit 6/5 of the true one: tubes of 5 read as 4, at 0.70 (refused: the top runs in view are no whole units of it, topRunsMisfit)"},
 		{20261348784176, false, "an empty tube of clear glass at a row's end missed, the row one short of the row above and spaced unevenly, at 1.00: its places matched none of the row above's (refused: the short row's centre stands half a pitch to the flush end's side, flushShortRow)"},
 	} {
 		scene, err := render.Random(tc.seed)
@@ -449,6 +450,22 @@ func TestCurtainReadAsLiquid(t *testing.T) {
 	underHidden.Level = &solver.Level{Capacity: 4, Tubes: [][]solver.Color{{h, 1, 2, 1}, {h, h, h, 3}, {h, h, h, 4}, {}}}
 	if got := curtainReadAsLiquid(&underHidden, curtained(0)); got != -1 {
 		t.Errorf("a tube with a hidden unit: tube %d, want -1", got)
+	}
+}
+
+// TestTopRunsMisfit: a top run from a colour change to the liquid's top fits whole units of
+// the unit (shortTopRun short, or up to tallTop taller); columns without a change, or empty,
+// count neither way.
+func TestTopRunsMisfit(t *testing.T) {
+	col := func(top, change int) column {
+		return column{box: image.Rect(0, 0, 40, 200), bottom: 190, top: top, bounds: []int{change}}
+	}
+	cols := []column{col(107, 120), col(106, 120), col(106, 120), {box: image.Rect(0, 0, 40, 200)}, {box: image.Rect(0, 0, 40, 200), bottom: 190, top: 120}}
+	if n, k := topRunsMisfit(cols, 14); n != 0 || k != 3 {
+		t.Errorf("top runs of 13 and 14 pixels, unit 14: %d of %d misfit, want 0 of 3", n, k)
+	}
+	if n, k := topRunsMisfit(cols, 16.5); n != 3 || k != 3 {
+		t.Errorf("top runs of 13 and 14 pixels, unit 16.5: %d of %d misfit, want 3 of 3", n, k)
 	}
 }
 
