@@ -146,12 +146,17 @@ func Read(data []byte) (*Reading, error) {
 // readings that both keep the rules came about for 3 of some 840 right ones (seeds 20261216,
 // 65 and 71) and for 9 of their 21 wrong ones.
 func (f *frame) crossCheck(r *Reading, base Reading) error {
-	again, err := f.halfShifted().read(base)
+	g := f.halfShifted()
+	again, err := g.read(base)
 	if plausible(again) {
 		if i := curtainReadAsLiquid(r, again); i >= 0 {
 			r.doubtCurtainAsLiquid(i)
 			return r.lowConfidence()
 		}
+	}
+	if curtainInGap(r, g.covers) {
+		r.doubtCurtainInGap()
+		return r.lowConfidence()
 	}
 	// (A second guess from parted outlines cannot overturn a first one: see read.)
 	if err != nil || again.Confidence < r.Confidence || again.Level.Canonical() == r.Level.Canonical() || again.parted && !r.parted {
@@ -464,6 +469,31 @@ func curtainReadAsLiquid(r, other *Reading) int {
 	return -1
 }
 
+// curtainInGap reports whether one of covers, the curtains some layout found (in the image's
+// pixels), stands in a gap of reading r's rows, where r has no tube: a covered tube r missed
+// (a lid's panel with a padlock between mystery tubes, its place in a row of uneven gaps no
+// hole at the row's pitch, found only in the image moved by half a pixel, by a layout whose
+// reading broke the rules: 20261348784273). Whatever that reading, the curtain is a box of a
+// cover's look that r's layout leaves out. It stands in a gap when it overlaps no tube of r
+// and, at its middle row, r has a tube on either side of it.
+func curtainInGap(r *Reading, covers []image.Rectangle) bool {
+	return slices.ContainsFunc(covers, func(c image.Rectangle) bool {
+		if slices.ContainsFunc(r.Tubes, func(t Tube) bool { return t.Box.Overlaps(c) }) {
+			return false
+		}
+		my := (c.Min.Y + c.Max.Y) / 2
+		level := func(t Tube) bool { return my > t.Box.Min.Y && my < t.Box.Max.Y }
+		return slices.ContainsFunc(r.Tubes, func(t Tube) bool { return level(t) && t.Box.Max.X <= c.Min.X }) &&
+			slices.ContainsFunc(r.Tubes, func(t Tube) bool { return level(t) && t.Box.Min.X >= c.Max.X })
+	})
+}
+
+// doubtCurtainInGap doubts a reading between whose tubes a layout finds a covered tube
+// (curtainInGap).
+func (r *Reading) doubtCurtainInGap() {
+	r.doubt(brokenConfidence, "a layout finds a covered tube between two of the reading's tubes, where the reading has none: a covered tube missed")
+}
+
 // shownElsewhere reports whether a tube but tube i holds colour u.
 func shownElsewhere[C comparable](tubes [][]C, i int, u C) bool {
 	for j, t := range tubes {
@@ -751,6 +781,11 @@ func (f *frame) readFrom(base Reading, cands []image.Rectangle) (*Reading, error
 	if len(hs) == 0 {
 		return nil, solver.Errorf(solver.CodeNoPuzzle, "no water-sort level found: no tube-shaped outlines")
 	}
+	for _, h := range hs {
+		for _, c := range h.curtains {
+			f.covers = append(f.covers, f.toImage(float64(c.box.Min.X), float64(c.box.Min.Y), float64(c.box.Max.X), float64(c.box.Max.Y)))
+		}
+	}
 	var best *hypothesis
 	for _, h := range hs {
 		switch {
@@ -806,6 +841,10 @@ func (f *frame) readFrom(base Reading, cands []image.Rectangle) (*Reading, error
 					best.err = best.reading.lowConfidence()
 					break
 				}
+			}
+			if best.err == nil && curtainInGap(best.reading, f.covers) {
+				best.reading.doubtCurtainInGap()
+				best.err = best.reading.lowConfidence()
 			}
 		}
 	}

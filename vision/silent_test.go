@@ -192,6 +192,7 @@ func TestOnceSilentlyWrong(t *testing.T) {
 		{20261347784084, false, "frosted glass over a dark blob of the background, above two tubes' two purple units, read as two grey units in each, a whole colour, at 1.00 (refused: glassColour, the glass law fitted within glassLawMiss of the rooms over a blotched background)"},
 		{20261347784390, false, "a row of a tube between two curtains read as that tube alone, the curtains missed, over a row of three, at 1.00 (refused: shortAbove)"},
 		{20261348784086, false, "a mystery board of hatched boxes, the lowest hidden unit shortened by the round foot, told by the rules alone with a unit 6/5 of the true one: tubes of 5 read as 4, at 0.70 (refused: the top runs in view are no whole units of it, topRunsMisfit)"},
+		{20261348784273, false, "a lid between mystery tubes in a row spaced unevenly, missed, its place no hole at the row's pitch, at 0.70 (refused: the image moved by half a pixel finds it, in a reading refused itself, curtainInGap)"},
 		{20261348784176, false, "an empty tube of clear glass at a row's end missed, the row one short of the row above and spaced unevenly, at 1.00: its places matched none of the row above's (refused: the short row's centre stands half a pitch to the flush end's side, flushShortRow)"},
 	} {
 		scene, err := render.Random(tc.seed)
@@ -450,6 +451,33 @@ func TestCurtainReadAsLiquid(t *testing.T) {
 	underHidden.Level = &solver.Level{Capacity: 4, Tubes: [][]solver.Color{{h, 1, 2, 1}, {h, h, h, 3}, {h, h, h, 4}, {}}}
 	if got := curtainReadAsLiquid(&underHidden, curtained(0)); got != -1 {
 		t.Errorf("a tube with a hidden unit: tube %d, want -1", got)
+	}
+}
+
+// TestCurtainInGap: a curtain some layout found counts as a covered tube missed only where it
+// overlaps no tube of the reading and stands between two of them, at their height.
+func TestCurtainInGap(t *testing.T) {
+	box := func(x, y int) image.Rectangle { return image.Rect(x, y, x+40, y+200) }
+	r := &Reading{Tubes: []Tube{{Box: box(0, 100)}, {Box: box(60, 100)}, {Box: box(180, 100)}, {Box: box(240, 100)}}}
+	for _, tc := range []struct {
+		name  string
+		cover image.Rectangle
+		want  bool
+	}{
+		{"in the gap", box(120, 100), true},
+		{"in the gap, shorter", image.Rect(122, 130, 158, 290), true},
+		{"over a tube", box(65, 100), false},
+		{"reaching into a tube", box(90, 100), false},
+		{"beyond the row's end", box(300, 100), false},
+		{"before the row's start", image.Rect(-60, 100, -20, 300), false},
+		{"in the gap but below the row", box(120, 400), false},
+	} {
+		if got := curtainInGap(r, []image.Rectangle{tc.cover}); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	if curtainInGap(r, nil) {
+		t.Errorf("no cover found: true, want false")
 	}
 }
 
