@@ -701,6 +701,46 @@ func (f *frame) glyphs(b image.Rectangle, y0, y1 int) int {
 	return 0
 }
 
+// blurredGlyphs is glyphs' count for a dark glyph blurred on a mid-grey run of a tube (rows
+// y0..y1; see blurredDarkInk), or 0.
+func (f *frame) blurredGlyphs(b image.Rectangle, y0, y1 int) int {
+	strip := f.clip(centreStrip(b, y0, y1))
+	run, ok := f.medianLab(strip)
+	if !ok || strip.Dy() < minGlyphRows {
+		return 0
+	}
+	if ink := blurredDarkInk(run, func() float64 { return f.troughL(strip) }); ink != nil {
+		return f.glyphRhythm(strip, ink)
+	}
+	return 0
+}
+
+// blurredDarkInk is the test for a dark glyph's pixels on a mid-grey run of colour c whose
+// darkest pixel (trough, asked only of such a run) falls minGlyphDepth or more below it but
+// not glyphLift, or nil. A dark glyph's strokes, a pixel or two wide on a small screen,
+// blur part of the way to the box's grey: a box of L 52 under strokes whose darkest pixel is
+// L 31 (20261348783991, a "?" of L 17 drawn 5 pixels tall), where no pixel stands out by
+// glyphLift. The ink then stands out by greyGlyphRoom of that depth. It only checks hidden
+// units the rules alone tell (see blurredMiscount), never tells them: a grey liquid's
+// shading or a meniscus line drawn on each unit falls as deep, its share of a patch passing
+// for a glyph's, its rhythm repeating once per unit as glyphs do (grey units read hidden by
+// it, 91000510, 20261293783960).
+func blurredDarkInk(c lab, trough func() float64) func(lab) bool {
+	if c.Chroma() >= hiddenMaxChroma || c.L < hiddenMaxL || c.L >= greyBoxMaxL {
+		return nil
+	}
+	depth := c.L - trough()
+	if depth < minGlyphDepth || depth >= glyphLift {
+		return nil
+	}
+	drop := greyGlyphRoom * depth
+	return func(p lab) bool { return p.L < c.L-drop }
+}
+
+// minGlyphDepth is the least depth, in CIE L, of a blurred dark glyph's darkest pixels under
+// its grey box (see blurredDarkInk).
+const minGlyphDepth = 15
+
 // minGlyphRows is the fewest rows in which glyphs look for a rhythm.
 const minGlyphRows = 8
 
@@ -1354,6 +1394,17 @@ const (
 	glyphPeak     = 0.65
 	greyGlyphRoom = 0.5
 )
+
+// troughL is the lightness (CIE L) of the darkest pixel in r.
+func (f *frame) troughL(r image.Rectangle) float64 {
+	trough := 100.0
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			trough = min(trough, f.at(x, y).L)
+		}
+	}
+	return trough
+}
 
 // peakL is the lightness (CIE L) of the lightest pixel in r.
 func (f *frame) peakL(r image.Rectangle) float64 {

@@ -129,6 +129,32 @@ func TestMedian(t *testing.T) {
 	}
 }
 
+// TestBlurredDarkInk: on a mid-grey run, a dark glyph blurred to L 31 under a box of L 52
+// (20261348783991) counts where the run's darkest pixels fall minGlyphDepth below it but not
+// glyphLift; not where they fall less, nor further (the dark ink of inks tells those), nor on
+// a dark or a coloured run.
+func TestBlurredDarkInk(t *testing.T) {
+	trough := func(l float64) func() float64 { return func() float64 { return l } }
+	if ink := blurredDarkInk(lab{L: 52}, trough(31)); ink == nil || !ink(lab{L: 40}) || ink(lab{L: 45}) {
+		t.Errorf("a box of L 52 falling to 31: want strokes of L 40 inked, of L 45 not")
+	}
+	for _, tc := range []struct {
+		name   string
+		box    lab
+		trough float64
+	}{
+		{"too shallow", lab{L: 52}, 40},
+		{"deep enough for glyphLift", lab{L: 52}, 20},
+		{"a dark box", lab{L: 30}, 12},
+		{"a coloured box", lab{L: 52, A: 30}, 31},
+		{"a light box", lab{L: 80}, 60},
+	} {
+		if blurredDarkInk(tc.box, trough(tc.trough)) != nil {
+			t.Errorf("%s: an ink, want none", tc.name)
+		}
+	}
+}
+
 // TestInks: a glyph is lighter than a dark hidden box, lighter or darker than a mid-grey one;
 // a light or coloured box carries none the reader tells.
 func TestInks(t *testing.T) {

@@ -1781,6 +1781,9 @@ func (f *frame) readAtUnit(l *tubeLayout, r *Reading, cols []column, rooms [][2]
 					if n, k := topRunsMisfit(cols, unit); 2*n > k && k >= minTopRuns {
 						alt.doubt(brokenConfidence, "%d of %d top runs, each measured from a colour change, are no whole units of the unit's height: hidden units told by the rules alone are counted by that height alone", n, k)
 					}
+					if t, n, h := f.blurredMiscount(cols, alt.Level.Tubes); t >= 0 {
+						alt.doubt(brokenConfidence, "tube %d's hidden run shows the rhythm of %d faint dark glyphs, yet the unit's height counts %d hidden units there", t+1, n, h)
+					}
 				}
 				if t := bareCloth(l.clothRead, cols, counts, hid); t >= 0 {
 					alt.doubt(brokenConfidence, "tube %d, found as a curtain and read as a tube, shows no hidden unit: hidden units told by the rules alone can make up for a cover's panel read as liquid", t+1)
@@ -1830,6 +1833,32 @@ func (f *frame) readAtUnit(l *tubeLayout, r *Reading, cols []column, rooms [][2]
 	}
 	*r = got
 	return err
+}
+
+// blurredMiscount is the first tube of a reading whose hidden units the rules alone tell
+// (tubes, one per column) whose lowest run, all hidden units, shows the rhythm of faint dark
+// glyphs (blurredGlyphs) counting other than its hidden units; with that count and theirs,
+// or -1. A small screen blurs a dark "?" on a grey box to a third of its depth, too faint
+// for the glyphs to tell hidden units, yet their rhythm still counts them: a mystery board's
+// unit read 4/5 as tall as it is counted four hidden units under each top unit where the
+// glyphs showed three (20261348783991).
+func (f *frame) blurredMiscount(cols []column, tubes [][]solver.Color) (tube, glyphs, hidden int) {
+	if len(tubes) != len(cols) {
+		return -1, 0, 0
+	}
+	for i, c := range cols {
+		h := 0
+		for h < len(tubes[i]) && tubes[i][h] == solver.Hidden {
+			h++
+		}
+		if h < 2 || c.empty() || len(c.bounds) == 0 {
+			continue
+		}
+		if n := f.blurredGlyphs(c.box, c.bounds[0], c.bottom); n > 0 && n != h {
+			return i, n, h
+		}
+	}
+	return -1, 0, 0
 }
 
 // topRunsMisfit is the number of columns whose top run, from their highest colour change to
