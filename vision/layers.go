@@ -688,12 +688,11 @@ const (
 // that profile matches itself closely and divides the run into whole units. It returns 0 for a
 // run that is not dark and neutral or shows no such rhythm.
 func (f *frame) glyphs(b image.Rectangle, y0, y1 int) int {
-	strip := f.clip(centreStrip(b, y0, y1))
-	run, ok := f.medianLab(strip)
-	if !ok || strip.Dy() < minGlyphRows {
+	strip, run, ok := f.glyphStrip(b, y0, y1)
+	if !ok {
 		return 0
 	}
-	for _, ink := range inks(run, func() float64 { return f.peakL(strip) }) {
+	for _, ink := range inks(run, func() float64 { return f.extremeL(strip, true) }) {
 		if n := f.glyphRhythm(strip, ink); n > 0 {
 			return n
 		}
@@ -704,15 +703,22 @@ func (f *frame) glyphs(b image.Rectangle, y0, y1 int) int {
 // blurredGlyphs is glyphs' count for a dark glyph blurred on a mid-grey run of a tube (rows
 // y0..y1; see blurredDarkInk), or 0.
 func (f *frame) blurredGlyphs(b image.Rectangle, y0, y1 int) int {
-	strip := f.clip(centreStrip(b, y0, y1))
-	run, ok := f.medianLab(strip)
-	if !ok || strip.Dy() < minGlyphRows {
+	strip, run, ok := f.glyphStrip(b, y0, y1)
+	if !ok {
 		return 0
 	}
-	if ink := blurredDarkInk(run, func() float64 { return f.troughL(strip) }); ink != nil {
+	if ink := blurredDarkInk(run, func() float64 { return f.extremeL(strip, false) }); ink != nil {
 		return f.glyphRhythm(strip, ink)
 	}
 	return 0
+}
+
+// glyphStrip is the centre strip of box b between rows y0 and y1 where glyphs are looked
+// for, and its median colour; false where it is too short (minGlyphRows) or empty.
+func (f *frame) glyphStrip(b image.Rectangle, y0, y1 int) (image.Rectangle, lab, bool) {
+	strip := f.clip(centreStrip(b, y0, y1))
+	run, ok := f.medianLab(strip)
+	return strip, run, ok && strip.Dy() >= minGlyphRows
 }
 
 // blurredDarkInk is the test for a dark glyph's pixels on a mid-grey run of colour c whose
@@ -1319,7 +1325,7 @@ func (f *frame) sampleUnit(r image.Rectangle) unitSample {
 	w := r.Dx()
 	r = f.clip(image.Rect(r.Min.X+w/6, r.Min.Y, r.Max.X-w/6, r.Max.Y))
 	hidden := false
-	for _, ink := range inks(c, func() float64 { return f.peakL(r) }) {
+	for _, ink := range inks(c, func() float64 { return f.extremeL(r, true) }) {
 		share, ok := f.inkShare(r, ink)
 		if !ok {
 			return unitSample{color: c, patch: patch} // mostly stripe: no glyph to tell
@@ -1395,26 +1401,21 @@ const (
 	greyGlyphRoom = 0.5
 )
 
-// troughL is the lightness (CIE L) of the darkest pixel in r.
-func (f *frame) troughL(r image.Rectangle) float64 {
-	trough := 100.0
+// extremeL is the lightness (CIE L) of the lightest pixel in r, or with lightest false of the
+// darkest.
+func (f *frame) extremeL(r image.Rectangle, lightest bool) float64 {
+	out := 100.0
+	if lightest {
+		out = 0
+	}
 	for y := r.Min.Y; y < r.Max.Y; y++ {
 		for x := r.Min.X; x < r.Max.X; x++ {
-			trough = min(trough, f.at(x, y).L)
+			if l := f.at(x, y).L; lightest && l > out || !lightest && l < out {
+				out = l
+			}
 		}
 	}
-	return trough
-}
-
-// peakL is the lightness (CIE L) of the lightest pixel in r.
-func (f *frame) peakL(r image.Rectangle) float64 {
-	peak := 0.0
-	for y := r.Min.Y; y < r.Max.Y; y++ {
-		for x := r.Min.X; x < r.Max.X; x++ {
-			peak = max(peak, f.at(x, y).L)
-		}
-	}
-	return peak
+	return out
 }
 
 // greyBoxMaxL is the lightest (CIE L) a grey hidden box may be: a glyph darker or lighter by
