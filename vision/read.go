@@ -2617,6 +2617,9 @@ func (f *frame) readUnitsAt(r *Reading, u layoutUnits, samples []unitSample, inf
 	if i, j := shortAbove(rows); i >= 0 {
 		r.doubt(brokenConfidence, "row %d holds %d tubes and row %d, below it, %d: games fill their rows from the top, so tubes of row %d were missed", i+1, len(rows[i]), j+1, len(rows[j]), i+1)
 	}
+	if i := rowGapMissed(rows); i >= 0 {
+		r.doubt(brokenConfidence, "rows %d and %d stand more than a tube's height apart: a row of tubes fits between them, so one was missed", i+1, i+2)
+	}
 	if i, j, above := flushShortRow(rows); i >= 0 && !above {
 		r.doubt(brokenConfidence, "row %d stands under the places of row %d from its left end, %d tubes short at its right: games centre or stagger their rows, so its last tubes were missed", i+1, j+1, len(rows[j])-len(rows[i]))
 	} else if i >= 0 {
@@ -3782,6 +3785,35 @@ func unevenRows(rows [][]image.Rectangle) (short, long int) {
 	}
 	return short, long
 }
+
+// rowGapMissed is the first of two rows holding tubes, one after the other, between which
+// stands a gap taller than maxRowGap of their tubes' height, or -1. Games set their rows a
+// fraction of a tube apart: a gap a whole tube tall holds a row the layout missed (the
+// middle row of three, its five mystery tubes missed, read as ten tubes at 1.00 beside a
+// colour the misgrouped tops made complete, 20261349784424). The height is the taller row's
+// median box: boxes cut short (at a liquid's top, under a rim) lengthen the gap and shorten
+// the height both (a row of boxes 82 pixels tall, 84 under a row of 95, 89000331).
+func rowGapMissed(rows [][]image.Rectangle) int {
+	prev := -1
+	for i, row := range rows {
+		if len(row) == 0 {
+			continue
+		}
+		if prev >= 0 {
+			top, bottom := rows[prev], row
+			gap := medianSide(bottom, func(b image.Rectangle) int { return b.Min.Y }) - medianSide(top, func(b image.Rectangle) int { return b.Max.Y })
+			tall := max(medianSide(top, image.Rectangle.Dy), medianSide(bottom, image.Rectangle.Dy))
+			if float64(gap) > maxRowGap*float64(tall) {
+				return prev
+			}
+		}
+		prev = i
+	}
+	return -1
+}
+
+// maxRowGap is the tallest gap between two rows, in their tubes' heights, that games leave.
+const maxRowGap = 1.0
 
 // shortAbove is the first row holding fewer tubes than a row below it, and that row; or
 // -1, -1. Games fill their rows from the top, the upper rows taking the odd tubes (7 tubes

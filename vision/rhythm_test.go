@@ -212,6 +212,36 @@ func TestShortAbove(t *testing.T) {
 	}
 }
 
+// TestRowGapMissed: rows a fraction of a tube apart, or staggered, keep their places; a gap
+// taller than a tube between two rows holds a row the layout missed.
+func TestRowGapMissed(t *testing.T) {
+	row := func(y, n int) []image.Rectangle {
+		var out []image.Rectangle
+		for k := range n {
+			out = append(out, image.Rect(100*k, y, 100*k+40, y+200))
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name string
+		rows [][]image.Rectangle
+		want int
+	}{
+		{"one row", [][]image.Rectangle{row(100, 5)}, -1},
+		{"two rows half a tube apart", [][]image.Rectangle{row(100, 5), row(400, 5)}, -1},
+		{"three rows a tube apart", [][]image.Rectangle{row(100, 5), row(500, 5), row(900, 5)}, -1},
+		{"the middle row of three missed", [][]image.Rectangle{row(100, 5), row(700, 5)}, 0},
+		{"an empty row between", [][]image.Rectangle{row(100, 5), {}, row(400, 5)}, -1},
+		{"the third row far below the second", [][]image.Rectangle{row(100, 4), row(400, 4), row(1000, 3)}, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := rowGapMissed(tc.rows); got != tc.want {
+				t.Errorf("got row %d, want %d", got, tc.want)
+			}
+		})
+	}
+}
+
 func TestRowGaps(t *testing.T) {
 	tube := func(x int) image.Rectangle { return image.Rect(x, 100, x+40, 300) }
 	for _, tc := range []struct {
