@@ -72,9 +72,9 @@ const (
 // it names.
 const (
 	maxMisfit     = 0.2
-	glassDE       = 8  // a unit this close to an empty tube's inside is likely glass, not liquid
-	mergeDE       = 10 // units this far apart in one colour, with no count to confirm it
-	misfitWeight  = 2  // a misfit share m leaves confidence 1 - misfitWeight·m
+	glassDE       = 8   // a unit this close to an empty tube's inside is likely glass, not liquid
+	mergeDE       = 10  // units this far apart in one colour, with no count to confirm it
+	misfitWeight  = 2.5 // a misfit share m leaves confidence 1 - misfitWeight·m
 	lanternDE     = 20
 	headroomSlack = 0.2
 )
