@@ -1840,8 +1840,8 @@ func (f *frame) readAtUnit(l *tubeLayout, r *Reading, cols []column, rooms [][2]
 // blurredMiscount is the first tube of a reading whose hidden units the rules alone tell
 // (tubes, one per column) whose lowest run, all hidden units, shows the rhythm of faint dark
 // glyphs (blurredGlyphs) counting other than its hidden units; with that count and theirs,
-// or -1. A small screen blurs a dark "?" on a grey box to a third of its depth, too faint
-// for the glyphs to tell hidden units, yet their rhythm still counts them: a mystery board's
+// or -1. A small screen blurs a dark "?" on a grey box (L 17 on 52) to 21 levels under it,
+// too faint for the glyphs to tell hidden units, yet their rhythm still counts them: a mystery board's
 // unit read 4/5 as tall as it is counted four hidden units under each top unit where the
 // glyphs showed three (20261348783991).
 func (f *frame) blurredMiscount(cols []column, tubes [][]solver.Color) (tube, glyphs, hidden int) {
@@ -3842,7 +3842,10 @@ func shortAbove(rows [][]image.Rectangle) (int, int) {
 // (every other row shifted a quarter of a pitch the other way: a row one short under a row
 // stands under its places from the right end, and one over it from the left end): a short
 // row flush at the other end has lost its tubes at the far end, or the long row has gained
-// a tube beyond the short row's end (a doodle beside the board read as an empty tube).
+// a tube beyond the short row's end (a doodle beside the board read as an empty tube). A row
+// stands flush, too, where its centre stands half a pitch off the long row's for each tube
+// it lacks, toward that end: rows spaced unevenly keep no places to match (a row's last
+// empty tube missed, 20261348784176).
 func flushShortRow(rows [][]image.Rectangle) (short, long int, above bool) {
 	for i := range rows {
 		for j := max(0, i-2); j <= min(len(rows)-1, i+2); j++ {
