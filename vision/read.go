@@ -68,15 +68,13 @@ const (
 )
 
 // maxMisfit is the share of layers allowed to be no whole multiple of the unit before the
-// reading is doubted; misfitWeight sets the doubt so that any share past maxMisfit leaves
-// the reading under LowConfidence (at 2, shares up to a quarter passed: a unit 3/4 as tall,
-// tubes of 3 read as 4 with 22% of the layers misfit, at 0.56, 20261349784208). lanternDE is
-// how close (CIEDE2000) a lantern's colour is to the liquid it names.
+// reading is doubted; lanternDE is how close (CIEDE2000) a lantern's colour is to the liquid
+// it names.
 const (
 	maxMisfit     = 0.2
-	glassDE       = 8   // a unit this close to an empty tube's inside is likely glass, not liquid
-	mergeDE       = 10  // units this far apart in one colour, with no count to confirm it
-	misfitWeight  = 2.5 // a misfit share m leaves confidence 1 - misfitWeight·m
+	glassDE       = 8  // a unit this close to an empty tube's inside is likely glass, not liquid
+	mergeDE       = 10 // units this far apart in one colour, with no count to confirm it
+	misfitWeight  = 2  // a misfit share m leaves confidence 1 - misfitWeight·m
 	lanternDE     = 20
 	headroomSlack = 0.2
 )
