@@ -3792,7 +3792,8 @@ func unevenRows(rows [][]image.Rectangle) (short, long int) {
 // middle row of three, its five mystery tubes missed, read as ten tubes at 1.00 beside a
 // colour the misgrouped tops made complete, 20261349784424). The height is the taller row's
 // median box: boxes cut short (at a liquid's top, under a rim) lengthen the gap and shorten
-// the height both (a row of boxes 82 pixels tall, 84 under a row of 95, 89000331).
+// the height both. Where both rows' boxes are cut so, a right reading is refused (89000331:
+// boxes added at the rows' pitch, cut at their liquid's top, 58 pixels tall and 71 apart).
 func rowGapMissed(rows [][]image.Rectangle) int {
 	prev := -1
 	for i, row := range rows {
