@@ -182,14 +182,17 @@ func TestFlushShortRow(t *testing.T) {
 	}
 }
 
-func TestShortAbove(t *testing.T) {
-	row := func(y, n int) []image.Rectangle {
-		var out []image.Rectangle
-		for k := range n {
-			out = append(out, image.Rect(100*k, y, 100*k+40, y+200))
-		}
-		return out
+// evenRow is a row of n boxes 40 wide and 200 tall, 100 apart, from x 0, at y.
+func evenRow(y, n int) []image.Rectangle {
+	var out []image.Rectangle
+	for k := range n {
+		out = append(out, image.Rect(100*k, y, 100*k+40, y+200))
 	}
+	return out
+}
+
+func TestShortAbove(t *testing.T) {
+	row := evenRow
 	for _, tc := range []struct {
 		name     string
 		rows     [][]image.Rectangle
@@ -215,13 +218,7 @@ func TestShortAbove(t *testing.T) {
 // TestRowGapMissed: rows a fraction of a tube apart, or staggered, keep their places; a gap
 // taller than a tube between two rows holds a row the layout missed.
 func TestRowGapMissed(t *testing.T) {
-	row := func(y, n int) []image.Rectangle {
-		var out []image.Rectangle
-		for k := range n {
-			out = append(out, image.Rect(100*k, y, 100*k+40, y+200))
-		}
-		return out
-	}
+	row := evenRow
 	for _, tc := range []struct {
 		name string
 		rows [][]image.Rectangle
