@@ -30,7 +30,7 @@ type frame struct {
 	lanterns map[lanternKey]lanternSeen   // boxes looked at by lantern
 	marked   map[image.Rectangle]markSeen // unit patches looked at by marks
 	deltas   deltaMemo                    // distances between unit colours clustered
-	covers   []image.Rectangle            // curtains any layout read found, in the image's pixels (see curtainInGap)
+	covers   []image.Rectangle            // the curtains every layout found, in the image's pixels (see curtainInGap)
 }
 
 // bounds is the frame's rectangle, in working pixels.
