@@ -783,7 +783,10 @@ func (f *frame) readFrom(base Reading, cands []image.Rectangle) (*Reading, error
 	}
 	for _, h := range hs {
 		for _, c := range h.curtains {
-			f.covers = append(f.covers, f.toImage(float64(c.box.Min.X), float64(c.box.Min.Y), float64(c.box.Max.X), float64(c.box.Max.Y)))
+			// (Most layouts share their curtains: each box is kept once.)
+			if b := f.toImage(float64(c.box.Min.X), float64(c.box.Min.Y), float64(c.box.Max.X), float64(c.box.Max.Y)); !slices.Contains(f.covers, b) {
+				f.covers = append(f.covers, b)
+			}
 		}
 	}
 	var best *hypothesis
@@ -1839,9 +1842,9 @@ func (f *frame) readAtUnit(l *tubeLayout, r *Reading, cols []column, rooms [][2]
 // (tubes, one per column) whose lowest run, all hidden units, shows the rhythm of faint dark
 // glyphs (blurredGlyphs) counting other than its hidden units; with that count and theirs,
 // or -1. A small screen blurs a dark "?" on a grey box (L 17 on 52) to 21 levels under it,
-// too faint for the glyphs to tell hidden units, yet their rhythm still counts them: a mystery board's
-// unit read 4/5 as tall as it is counted four hidden units under each top unit where the
-// glyphs showed three (20261348783991).
+// too faint for the glyphs to tell hidden units, yet their rhythm still counts them: a
+// mystery board's unit read 4/5 as tall as it is counted four hidden units under each top
+// unit where the glyphs showed three (20261348783991).
 func (f *frame) blurredMiscount(cols []column, tubes [][]solver.Color) (tube, glyphs, hidden int) {
 	if len(tubes) != len(cols) {
 		return -1, 0, 0
@@ -1886,11 +1889,11 @@ const noPourDoubt = "every tube is full, so no pour is possible: a level leaves 
 
 // noPourOnly reports whether h's reading, refused, breaks no rule of a level but leaving no
 // pour: its strongest doubt is noPourDoubt (which only a reading keeping the rules with every
-// tube full takes), and it is confident enough without it. The readings with runs at the boxes' tops raised are kept only where the rules verify
-// them; refused, such a reading still says more than the one with those runs left out as
-// corks (the colours then lack a unit in every full tube): a board dealt with no empty tube,
-// every tube full, is refused for its lack of a pour, with the reading that shows it
-// (91000309, beside curtains).
+// tube full takes), and it is confident enough without it. The readings with runs at the
+// boxes' tops raised are kept only where the rules verify them; refused, such a reading
+// still says more than the one with those runs left out as corks (the colours then lack a
+// unit in every full tube): a board dealt with no empty tube, every tube full, is refused
+// for its lack of a pour, with the reading that shows it (91000309, beside curtains).
 func (h *hypothesis) noPourOnly() bool {
 	r := h.reading
 	return !h.verified() && r != nil && r.worst == noPourDoubt && r.Confidence/r.worstC >= LowConfidence
